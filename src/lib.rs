@@ -1,0 +1,12 @@
+//! Kawari (変わり): a USI engine for shogi variants.
+//!
+//! Layers, bottom up: `core` (bit words, bitboards, squares), `variant` (games as
+//! data), `tables` (per-variant lookup tables), `position` (board state, SFEN,
+//! make/unmake, legal move generation, game-end rules), `perft`.
+
+pub mod core;
+pub mod perft;
+pub mod position;
+pub mod tables;
+pub mod variant;
+pub mod width;

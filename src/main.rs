@@ -1,0 +1,127 @@
+//! The `kawari` binary: the USI engine on stdin/stdout, or a command-line tool
+//! (`perft`, `--help`).
+
+use kawari::core::BitWord;
+use kawari::perft;
+use kawari::position::Position;
+use kawari::variant::Variant;
+use kawari::width::Width;
+use kawari::with_width;
+use std::process::ExitCode;
+use std::time::Instant;
+
+const HELP: &str = "\
+kawari - a USI engine for shogi variants
+
+USAGE:
+    kawari                      start the USI engine (reads commands on stdin)
+    kawari perft [OPTIONS]      count legal move sequences
+    kawari --help               this text
+
+PERFT OPTIONS:
+    --variant <name>    shogi (default), judkins, yarishogi, heian, heian9x8,
+                        heian8x9, heian8x8
+    --sfen <sfen>       start from this position (default: the variant's start)
+    --depth <n>         depth in plies (required)
+    --divide            print the count below each root move
+    --width <64|128>    force a bitboard width (default: the narrowest that fits)
+
+Logs go to stderr when RUST_LOG is set (e.g. RUST_LOG=debug).
+";
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        None => {
+            kawari_usi_placeholder();
+            ExitCode::SUCCESS
+        }
+        Some("-h") | Some("--help") | Some("help") => {
+            print!("{HELP}");
+            ExitCode::SUCCESS
+        }
+        Some("perft") => match run_perft(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("kawari perft: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Some(other) => {
+            eprintln!("kawari: unknown command '{other}' (try --help)");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn kawari_usi_placeholder() {}
+
+fn run_perft(args: &[String]) -> Result<(), String> {
+    let mut variant = Variant::default_variant();
+    let mut sfen: Option<String> = None;
+    let mut depth: Option<u32> = None;
+    let mut divide = false;
+    let mut width: Option<Width> = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        match a.as_str() {
+            "--variant" => {
+                let n = value("--variant")?;
+                variant = Variant::by_name(&n).ok_or_else(|| format!("unknown variant '{n}'"))?;
+            }
+            "--sfen" => sfen = Some(value("--sfen")?),
+            "--depth" => {
+                let d = value("--depth")?;
+                depth = Some(d.parse().map_err(|_| format!("bad depth '{d}'"))?);
+            }
+            "--divide" => divide = true,
+            "--width" => {
+                let w = value("--width")?;
+                width = Some(Width::parse(&w).ok_or_else(|| format!("bad width '{w}'"))?);
+            }
+            other => return Err(format!("unknown option '{other}'")),
+        }
+    }
+    let depth = depth.ok_or("--depth is required")?;
+    let width = width.unwrap_or_else(|| Width::for_variant(variant));
+    if width == Width::W64 && variant.geometry().squares() > 64 {
+        return Err(format!("{} needs --width 128", variant.name()));
+    }
+    with_width!(width, W => perft_cli::<W>(variant, sfen.as_deref(), depth, divide))
+}
+
+fn perft_cli<W: BitWord>(
+    v: &'static Variant,
+    sfen: Option<&str>,
+    depth: u32,
+    divide: bool,
+) -> Result<(), String> {
+    let mut pos = match sfen {
+        Some(s) => Position::<W>::from_sfen(v, s).map_err(|e| format!("bad SFEN: {e}"))?,
+        None => Position::<W>::startpos(v),
+    };
+    let start = Instant::now();
+    let nodes = if divide {
+        let mut total = 0;
+        for (m, n) in perft::divide(&mut pos, depth) {
+            println!("{}: {}", m.to_usi(v), n);
+            total += n;
+        }
+        total
+    } else {
+        perft::perft(&mut pos, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!("nodes {nodes}");
+    println!("time {:.3} s", secs);
+    println!("nps {:.0}", nodes as f64 / secs.max(1e-9));
+    Ok(())
+}

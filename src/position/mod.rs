@@ -1,0 +1,403 @@
+//! `Position<W>`: board, hands, side to move, incremental Zobrist hash, the
+//! move history for repetition, make/unmake, attack queries.
+
+mod hand;
+mod movegen;
+mod moves;
+mod piece;
+mod rules;
+mod sfen;
+
+pub use hand::Hand;
+pub use movegen::{MoveList, MAX_MOVES};
+pub use moves::Move;
+pub use piece::Piece;
+pub use rules::{GameEnd, Repetition};
+pub use sfen::SfenError;
+
+use crate::core::{BitWord, Bitboard, Color, Direction, Square, MAX_SQUARES};
+use crate::tables::Tables;
+use crate::variant::{Kind, Variant, MAX_KINDS};
+
+/// What `undo_move` needs, and what repetition detection reads.
+#[derive(Copy, Clone, Debug)]
+struct StateInfo<W: BitWord> {
+    /// Hash of the position before the move.
+    hash: u64,
+    /// Checkers of the position before the move.
+    checkers_before: Bitboard<W>,
+    /// The move played.
+    mv: Move,
+    /// The piece it captured (NONE if none).
+    captured: Piece,
+}
+
+/// A game position of a variant, over bit word `W`.
+#[derive(Clone)]
+pub struct Position<W: BitWord> {
+    t: &'static Tables<W>,
+    board: [Piece; MAX_SQUARES],
+    by_color: [Bitboard<W>; 2],
+    by_kind: [Bitboard<W>; MAX_KINDS],
+    hands: [Hand; 2],
+    side: Color,
+    king: [Square; 2],
+    /// Plies played before the SFEN this position was set from.
+    start_ply: u32,
+    hash: u64,
+    checkers: Bitboard<W>,
+    history: Vec<StateInfo<W>>,
+}
+
+impl<W: BitWord> Position<W> {
+    /// The variant's start position.
+    pub fn startpos(v: &'static Variant) -> Position<W> {
+        Position::from_sfen(v, v.def.start_sfen).expect("start SFEN of a built-in variant is valid")
+    }
+
+    /// An empty board (for the SFEN parser to fill in).
+    fn empty(v: &'static Variant) -> Position<W> {
+        Position {
+            t: Tables::get(v),
+            board: [Piece::NONE; MAX_SQUARES],
+            by_color: [Bitboard::EMPTY; 2],
+            by_kind: [Bitboard::EMPTY; MAX_KINDS],
+            hands: [Hand::default(); 2],
+            side: Color::Black,
+            king: [Square::new(0); 2],
+            start_ply: 0,
+            hash: 0,
+            checkers: Bitboard::EMPTY,
+            history: Vec::with_capacity(256),
+        }
+    }
+
+    /// The variant being played.
+    #[inline(always)]
+    pub fn variant(&self) -> &'static Variant {
+        self.t.variant
+    }
+
+    /// The variant's lookup tables.
+    #[inline(always)]
+    pub fn tables(&self) -> &'static Tables<W> {
+        self.t
+    }
+
+    /// Side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The piece on a square.
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Piece {
+        self.board[sq.index()]
+    }
+
+    /// Squares occupied by colour `c`.
+    #[inline(always)]
+    pub fn pieces_of(&self, c: Color) -> Bitboard<W> {
+        self.by_color[c.index()]
+    }
+
+    /// Squares occupied by kind `k` (both colours).
+    #[inline(always)]
+    pub fn pieces_of_kind(&self, k: Kind) -> Bitboard<W> {
+        self.by_kind[k.index()]
+    }
+
+    /// All occupied squares.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard<W> {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// A player's hand.
+    #[inline(always)]
+    pub fn hand(&self, c: Color) -> &Hand {
+        &self.hands[c.index()]
+    }
+
+    /// Where colour `c`'s king stands.
+    #[inline(always)]
+    pub fn king_square(&self, c: Color) -> Square {
+        self.king[c.index()]
+    }
+
+    /// Zobrist hash of board, both hands and side to move.
+    #[inline(always)]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard<W> {
+        self.checkers
+    }
+
+    /// Whether the side to move is in check.
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.checkers.any()
+    }
+
+    /// Plies played since the SFEN this position was set from.
+    #[inline(always)]
+    pub fn plies_from_root(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The game's ply count (SFEN move number - 1 plus moves played).
+    pub fn game_ply(&self) -> u32 {
+        self.start_ply + self.history.len() as u32
+    }
+
+    /// The last move played, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().map(|s| s.mv)
+    }
+
+    /// The piece the last move captured (NONE if none or no move).
+    pub fn last_captured(&self) -> Piece {
+        self.history.last().map_or(Piece::NONE, |s| s.captured)
+    }
+
+    fn put(&mut self, sq: Square, p: Piece) {
+        self.board[sq.index()] = p;
+        self.by_color[p.color().index()].toggle(sq);
+        self.by_kind[p.kind().index()].toggle(sq);
+    }
+
+    fn lift(&mut self, sq: Square, p: Piece) {
+        self.board[sq.index()] = Piece::NONE;
+        self.by_color[p.color().index()].toggle(sq);
+        self.by_kind[p.kind().index()].toggle(sq);
+    }
+
+    /// Pieces of colour `c` that attack `sq`, given occupancy `occ`.
+    #[inline]
+    pub fn attackers_to(&self, sq: Square, c: Color, occ: Bitboard<W>) -> Bitboard<W> {
+        let t = self.t;
+        let theirs = self.by_color[c.index()];
+        let mut att = Bitboard::EMPTY;
+        let mut leapers = t.leaper_kinds();
+        while leapers != 0 {
+            let k = Kind(leapers.trailing_zeros() as u8);
+            leapers &= leapers - 1;
+            let pcs = self.by_kind[k.index()] & theirs;
+            if pcs.any() {
+                att |= t.leap(c.opp(), k, sq) & pcs;
+            }
+        }
+        for d in Direction::ALL {
+            let sliders = self.sliders(c, d.opposite());
+            if sliders.any() && (t.ray(d, sq) & sliders).any() {
+                att |= t.slide(d, sq, occ) & sliders;
+            }
+        }
+        att
+    }
+
+    /// Whether colour `c` attacks `sq` with occupancy `occ`.
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, c: Color, occ: Bitboard<W>) -> bool {
+        let t = self.t;
+        let theirs = self.by_color[c.index()];
+        let mut leapers = t.leaper_kinds();
+        while leapers != 0 {
+            let k = Kind(leapers.trailing_zeros() as u8);
+            leapers &= leapers - 1;
+            if (t.leap(c.opp(), k, sq) & self.by_kind[k.index()] & theirs).any() {
+                return true;
+            }
+        }
+        for d in Direction::ALL {
+            let sliders = self.sliders(c, d.opposite());
+            if (t.ray(d, sq) & sliders).any() && (t.slide(d, sq, occ) & sliders).any() {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Pieces of colour `c` that slide in direction `d`.
+    #[inline(always)]
+    fn sliders(&self, c: Color, d: Direction) -> Bitboard<W> {
+        let mut mask = self.t.sliders_toward(c, d);
+        let mut bb = Bitboard::EMPTY;
+        while mask != 0 {
+            let k = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            bb |= self.by_kind[k];
+        }
+        bb & self.by_color[c.index()]
+    }
+
+    /// Pieces of colour `c` that are pinned to their own king.
+    pub fn pinned(&self, c: Color) -> Bitboard<W> {
+        let t = self.t;
+        let ksq = self.king[c.index()];
+        let occ = self.occupied();
+        let own = self.by_color[c.index()];
+        let mut pinned = Bitboard::EMPTY;
+        for d in Direction::ALL {
+            let ray = t.ray(d, ksq);
+            let snipers = ray & self.sliders(c.opp(), d.opposite());
+            if snipers.is_empty() {
+                continue;
+            }
+            // Only the nearest enemy slider along the ray can pin.
+            let s = if d.is_increasing() {
+                snipers.lowest()
+            } else {
+                snipers.highest()
+            };
+            let b = t.between(ksq, s) & occ;
+            if b.any() && !b.more_than_one() && (b & own).any() {
+                pinned |= b;
+            }
+        }
+        pinned
+    }
+
+    /// Plays a legal move.
+    pub fn do_move(&mut self, m: Move) {
+        let t = self.t;
+        let us = self.side;
+        let mut hash = self.hash;
+        let mut captured = Piece::NONE;
+        let to = m.to();
+        if m.is_drop() {
+            let k = m.drop_kind();
+            let n = self.hands[us.index()].count(k);
+            hash ^= t.hand_key(us, k, n);
+            self.hands[us.index()].remove(k);
+            self.put(to, Piece::new(us, k));
+            hash ^= t.psq_key(us, k, to);
+        } else {
+            let from = m.from();
+            let p = self.board[from.index()];
+            let k = p.kind();
+            captured = self.board[to.index()];
+            if captured.is_some() {
+                let ck = captured.kind();
+                self.lift(to, captured);
+                hash ^= t.psq_key(us.opp(), ck, to);
+                if t.variant.hand_kinds > 0 {
+                    let base = t.variant.kind(ck).base;
+                    self.hands[us.index()].add(base);
+                    hash ^= t.hand_key(us, base, self.hands[us.index()].count(base));
+                }
+            }
+            self.lift(from, p);
+            hash ^= t.psq_key(us, k, from);
+            let nk = if m.is_promotion() {
+                t.variant.kind(k).promotes_to.unwrap_or(k)
+            } else {
+                k
+            };
+            self.put(to, Piece::new(us, nk));
+            hash ^= t.psq_key(us, nk, to);
+            if k == t.variant.king {
+                self.king[us.index()] = to;
+            }
+        }
+        self.history.push(StateInfo {
+            hash: self.hash,
+            checkers_before: self.checkers,
+            mv: m,
+            captured,
+        });
+        self.side = us.opp();
+        self.hash = hash ^ t.zobrist.side;
+        let them = self.side;
+        self.checkers = self.attackers_to(self.king[them.index()], us, self.occupied());
+    }
+
+    /// Takes back the last move played with `do_move`.
+    pub fn undo_move(&mut self) {
+        let st = self.history.pop().expect("undo_move without a move");
+        let t = self.t;
+        self.side = self.side.opp();
+        let us = self.side;
+        let m = st.mv;
+        let to = m.to();
+        if m.is_drop() {
+            let p = self.board[to.index()];
+            self.lift(to, p);
+            self.hands[us.index()].add(m.drop_kind());
+        } else {
+            let from = m.from();
+            let p = self.board[to.index()];
+            self.lift(to, p);
+            let k = if m.is_promotion() {
+                t.variant.kind(p.kind()).base
+            } else {
+                p.kind()
+            };
+            self.put(from, Piece::new(us, k));
+            if k == t.variant.king {
+                self.king[us.index()] = from;
+            }
+            if st.captured.is_some() {
+                self.put(to, st.captured);
+                if t.variant.hand_kinds > 0 {
+                    self.hands[us.index()].remove(t.variant.kind(st.captured.kind()).base);
+                }
+            }
+        }
+        self.hash = st.hash;
+        self.checkers = st.checkers_before;
+    }
+
+    /// Passes the turn (null move, for search). Only legal when not in check.
+    pub fn do_null_move(&mut self) {
+        self.history.push(StateInfo {
+            hash: self.hash,
+            checkers_before: self.checkers,
+            mv: Move::NONE,
+            captured: Piece::NONE,
+        });
+        self.side = self.side.opp();
+        self.hash ^= self.t.zobrist.side;
+        self.checkers = Bitboard::EMPTY;
+    }
+
+    /// Takes back `do_null_move`.
+    pub fn undo_null_move(&mut self) {
+        let st = self.history.pop().expect("undo_null_move without a move");
+        self.side = self.side.opp();
+        self.hash = st.hash;
+        self.checkers = st.checkers_before;
+    }
+
+    /// The hash computed from scratch (to check the incremental one).
+    pub fn compute_hash(&self) -> u64 {
+        let t = self.t;
+        let mut h = 0;
+        for sq in self.occupied() {
+            let p = self.board[sq.index()];
+            h ^= t.psq_key(p.color(), p.kind(), sq);
+        }
+        for c in Color::ALL {
+            for k in 0..t.variant.hand_kinds {
+                for n in 1..=self.hands[c.index()].count(Kind(k as u8)) {
+                    h ^= t.hand_key(c, Kind(k as u8), n);
+                }
+            }
+        }
+        if self.side == Color::White {
+            h ^= t.zobrist.side;
+        }
+        h
+    }
+
+    /// Forgets the move history (the current position becomes the root).
+    pub fn clear_history(&mut self) {
+        self.start_ply += self.history.len() as u32;
+        self.history.clear();
+    }
+}

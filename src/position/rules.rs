@@ -1,0 +1,156 @@
+//! Game-end rules of play: no legal move, repetition with perpetual check,
+//! Heian's bare king, and the entering-king declaration. Perft ignores these
+//! (except "no legal move"); search and tools ask for them here.
+
+use super::Position;
+use crate::core::{BitWord, Color};
+use crate::variant::Kind;
+
+/// The outcome of a repetition, from the side to move's point of view.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Repetition {
+    /// Not (enough) repeated.
+    None,
+    /// Repeated without perpetual check: a draw.
+    Draw,
+    /// The opponent checked on every move of the cycle: the side to move wins.
+    Win,
+    /// The side to move checked on every move of the cycle: it loses.
+    Loss,
+}
+
+/// A finished game, from the side to move's point of view.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum GameEnd {
+    /// The side to move has lost (no legal move, bare king, perpetual check).
+    Loss,
+    /// The side to move has won (the opponent gave perpetual check).
+    Win,
+    /// Drawn by repetition.
+    Draw,
+}
+
+impl<W: BitWord> Position<W> {
+    /// Whether the position before history entry `j` (or the current one when
+    /// `j == len`) was check.
+    fn was_check(&self, j: usize) -> bool {
+        if j == self.history.len() {
+            self.checkers.any()
+        } else {
+            self.history[j].checkers_before.any()
+        }
+    }
+
+    /// Repetition verdict once the current position has occurred `n_fold` times
+    /// (counting this one). Looking back stops at a null move.
+    pub fn repetition_at(&self, n_fold: usize) -> Repetition {
+        let n = self.history.len();
+        let mut seen = 1;
+        let mut prev = None;
+        let mut j = n;
+        while j >= 2 {
+            if self.history[j - 1].mv.is_none() || self.history[j - 2].mv.is_none() {
+                break;
+            }
+            j -= 2;
+            if self.history[j].hash == self.hash {
+                seen += 1;
+                if prev.is_none() {
+                    prev = Some(j);
+                }
+                if seen >= n_fold {
+                    break;
+                }
+            }
+        }
+        let p = match prev {
+            Some(p) if seen >= n_fold => p,
+            _ => return Repetition::None,
+        };
+        // Positions p+1..=n alternate: p+1, p+3, .. follow our moves; p+2, .. n theirs.
+        let they_checked_always = (p + 2..=n).step_by(2).all(|i| self.was_check(i));
+        let we_checked_always = (p + 1..n).step_by(2).all(|i| self.was_check(i));
+        match (they_checked_always, we_checked_always) {
+            (true, false) => Repetition::Win,
+            (false, true) => Repetition::Loss,
+            _ => Repetition::Draw,
+        }
+    }
+
+    /// Repetition verdict under the variant's N-fold rule.
+    pub fn repetition(&self) -> Repetition {
+        self.repetition_at(self.variant().def.repetition as usize)
+    }
+
+    /// Heian's bare-king rule: the side to move has only its king left while the
+    /// opponent still has another piece.
+    pub fn bare_king_loss(&self) -> bool {
+        if !self.variant().def.bare_king_loses {
+            return false;
+        }
+        let us = self.side;
+        !self.by_color[us.index()].more_than_one()
+            && self.by_color[us.opp().index()].more_than_one()
+    }
+
+    /// Impasse points of colour `c`: pieces on the board and in hand (kings 0,
+    /// promoted pieces count as their base kind).
+    pub fn impasse_points(&self, c: Color) -> u32 {
+        let v = self.variant();
+        let mut pts = 0;
+        for sq in self.by_color[c.index()] {
+            pts += v.kind(self.board[sq.index()].kind()).points as u32;
+        }
+        for k in 0..v.hand_kinds {
+            pts += self.hands[c.index()].count(Kind(k as u8)) as u32 * v.kinds[k].points as u32;
+        }
+        pts
+    }
+
+    /// Whether the side to move may declare a win under the entering-king rule.
+    pub fn can_declare(&self) -> bool {
+        let Some(rule) = self.variant().def.declaration else {
+            return false;
+        };
+        let t = self.t;
+        let v = t.variant;
+        let us = self.side;
+        let zone = t.zone(us);
+        if !zone.has(self.king[us.index()]) || self.in_check() {
+            return false;
+        }
+        let in_zone = self.by_color[us.index()] & zone;
+        if in_zone.count() < rule.pieces_in_zone + 1 {
+            return false;
+        }
+        let mut pts = 0;
+        for sq in in_zone {
+            pts += v.kind(self.board[sq.index()].kind()).points as u32;
+        }
+        for k in 0..v.hand_kinds {
+            pts += self.hands[us.index()].count(Kind(k as u8)) as u32 * v.kinds[k].points as u32;
+        }
+        let need = match us {
+            Color::Black => rule.black_points,
+            Color::White => rule.white_points,
+        };
+        pts >= need
+    }
+
+    /// Whether the game is over at this position, and how.
+    pub fn game_end(&self) -> Option<GameEnd> {
+        if self.bare_king_loss() {
+            return Some(GameEnd::Loss);
+        }
+        match self.repetition() {
+            Repetition::Draw => return Some(GameEnd::Draw),
+            Repetition::Win => return Some(GameEnd::Win),
+            Repetition::Loss => return Some(GameEnd::Loss),
+            Repetition::None => {}
+        }
+        if !self.has_legal_move() {
+            return Some(GameEnd::Loss);
+        }
+        None
+    }
+}

@@ -1,0 +1,368 @@
+//! SFEN parsing and formatting, with errors that name what is wrong.
+
+use super::{Hand, Piece, Position};
+use crate::core::{BitWord, Color, Square};
+use crate::variant::{Kind, Variant};
+use std::fmt;
+
+/// Why an SFEN was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SfenError {
+    /// Not 3 or 4 space-separated fields.
+    FieldCount(usize),
+    /// Wrong number of ranks for the board.
+    RankCount { expected: usize, found: usize },
+    /// A rank does not add up to the board width.
+    RankLength { rank: char, expected: usize, found: usize },
+    /// A letter that is no piece of this variant (or a bad `+`).
+    UnknownPiece(String),
+    /// Side to move is neither `b` nor `w`.
+    BadSide(String),
+    /// Malformed hand field, or pieces in hand in a variant without drops.
+    BadHand(String),
+    /// Move number is not a positive integer.
+    BadMoveNumber(String),
+    /// A side has no king or more than one.
+    KingCount { color: Color, found: usize },
+    /// More pieces of a kind than the game has.
+    PieceCount { piece: char, max: usize, found: usize },
+    /// A piece stands where it could never move (e.g. a pawn on the last rank).
+    DeadPiece { piece: String, square: String },
+    /// Two unpromoted pawns of one side on a file.
+    TwoPawns { color: Color, file: usize },
+    /// The side that just moved is in check.
+    OpponentInCheck,
+}
+
+impl fmt::Display for SfenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use SfenError::*;
+        match self {
+            FieldCount(n) => write!(f, "expected 4 fields (board side hand move), found {n}"),
+            RankCount { expected, found } => {
+                write!(f, "expected {expected} ranks, found {found}")
+            }
+            RankLength {
+                rank,
+                expected,
+                found,
+            } => write!(f, "rank {rank} has {found} squares, expected {expected}"),
+            UnknownPiece(s) => write!(f, "unknown piece '{s}'"),
+            BadSide(s) => write!(f, "bad side to move '{s}' (expected b or w)"),
+            BadHand(s) => write!(f, "bad hand: {s}"),
+            BadMoveNumber(s) => write!(f, "bad move number '{s}'"),
+            KingCount { color, found } => {
+                write!(f, "{color:?} has {found} kings, expected 1")
+            }
+            PieceCount { piece, max, found } => {
+                write!(f, "too many pieces of kind {piece}: {found}, at most {max}")
+            }
+            DeadPiece { piece, square } => {
+                write!(f, "{piece} on {square} could never move")
+            }
+            TwoPawns { color, file } => {
+                write!(f, "{color:?} has two unpromoted pawns on file {file}")
+            }
+            OpponentInCheck => write!(f, "the side not to move is in check"),
+        }
+    }
+}
+
+impl std::error::Error for SfenError {}
+
+/// Counts of each base kind in the variant's start position (both sides): the
+/// most of a kind a legal position can hold.
+fn supply(v: &Variant) -> Vec<usize> {
+    let mut n = vec![0; v.num_kinds()];
+    for ch in v.def.start_sfen.split(' ').next().unwrap_or("").chars() {
+        if let Some(k) = v.kind_by_letter(ch, false) {
+            n[k.index()] += 1;
+        }
+    }
+    n
+}
+
+impl<W: BitWord> Position<W> {
+    /// Parses an SFEN for variant `v`. The move number may be omitted.
+    pub fn from_sfen(v: &'static Variant, sfen: &str) -> Result<Position<W>, SfenError> {
+        let fields: Vec<&str> = sfen.split_whitespace().collect();
+        if fields.len() != 4 && fields.len() != 3 {
+            return Err(SfenError::FieldCount(fields.len()));
+        }
+        let g = v.geometry();
+        let mut pos = Position::<W>::empty(v);
+
+        let ranks: Vec<&str> = fields[0].split('/').collect();
+        if ranks.len() != g.ranks as usize {
+            return Err(SfenError::RankCount {
+                expected: g.ranks as usize,
+                found: ranks.len(),
+            });
+        }
+        let mut kings = [0usize; 2];
+        for (r, row) in ranks.iter().enumerate() {
+            let rank_char = (b'a' + r as u8) as char;
+            let mut file = g.files as i32; // file number of the next square, counting down
+            let mut promoted = false;
+            let mut chars = row.chars().peekable();
+            while let Some(ch) = chars.next() {
+                if ch.is_ascii_digit() {
+                    if promoted {
+                        return Err(SfenError::UnknownPiece(format!("+{ch}")));
+                    }
+                    let mut n = ch.to_digit(10).unwrap_or(0) as i32;
+                    while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
+                        n = n * 10 + d as i32;
+                        chars.next();
+                        if n > 100 {
+                            break;
+                        }
+                    }
+                    if n == 0 {
+                        return Err(SfenError::UnknownPiece("0".into()));
+                    }
+                    file -= n;
+                } else if ch == '+' {
+                    if promoted {
+                        return Err(SfenError::UnknownPiece("++".into()));
+                    }
+                    promoted = true;
+                    continue;
+                } else {
+                    let token = if promoted {
+                        format!("+{ch}")
+                    } else {
+                        ch.to_string()
+                    };
+                    let k = if ch.is_ascii_alphabetic() {
+                        v.kind_by_letter(ch, promoted)
+                    } else {
+                        None
+                    }
+                    .ok_or(SfenError::UnknownPiece(token))?;
+                    let c = if ch.is_ascii_uppercase() {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    if file < 1 {
+                        file -= 1;
+                    } else {
+                        let sq = g
+                            .square(file - 1, r as i32)
+                            .expect("file and rank are on the board");
+                        pos.put(sq, Piece::new(c, k));
+                        if k == v.king {
+                            kings[c.index()] += 1;
+                            pos.king[c.index()] = sq;
+                        }
+                        file -= 1;
+                    }
+                }
+                promoted = false;
+            }
+            if promoted {
+                return Err(SfenError::UnknownPiece("+".into()));
+            }
+            let found = (g.files as i32 - file).max(0) as usize;
+            if file != 0 {
+                return Err(SfenError::RankLength {
+                    rank: rank_char,
+                    expected: g.files as usize,
+                    found,
+                });
+            }
+        }
+        for c in Color::ALL {
+            if kings[c.index()] != 1 {
+                return Err(SfenError::KingCount {
+                    color: c,
+                    found: kings[c.index()],
+                });
+            }
+        }
+
+        pos.side = match fields[1] {
+            "b" => Color::Black,
+            "w" => Color::White,
+            s => return Err(SfenError::BadSide(s.into())),
+        };
+
+        pos.hands = parse_hand(v, fields[2])?;
+
+        pos.start_ply = match fields.get(3) {
+            None => 0,
+            Some(s) => match s.parse::<u32>() {
+                Ok(n) if n >= 1 && n < 1_000_000 => n - 1,
+                _ => return Err(SfenError::BadMoveNumber((*s).into())),
+            },
+        };
+
+        pos.validate()?;
+        pos.hash = pos.compute_hash();
+        let us = pos.side;
+        pos.checkers = pos.attackers_to(pos.king[us.index()], us.opp(), pos.occupied());
+        if pos.is_attacked(pos.king[us.opp().index()], us, pos.occupied()) {
+            return Err(SfenError::OpponentInCheck);
+        }
+        Ok(pos)
+    }
+
+    /// Checks piece counts, dead pieces and nifu.
+    fn validate(&self) -> Result<(), SfenError> {
+        let t = self.t;
+        let v = t.variant;
+        let g = t.geo;
+        let max = supply(v);
+        let mut count = vec![0usize; v.num_kinds()];
+        for sq in self.occupied() {
+            let p = self.board[sq.index()];
+            count[v.kind(p.kind()).base.index()] += 1;
+            if t.dead(p.color(), p.kind()).has(sq) {
+                let token = v.kind_token(p.kind());
+                return Err(SfenError::DeadPiece {
+                    piece: if p.color() == Color::Black {
+                        token
+                    } else {
+                        token.to_ascii_lowercase()
+                    },
+                    square: g.name(sq),
+                });
+            }
+        }
+        for c in Color::ALL {
+            for k in 0..v.hand_kinds {
+                count[k] += self.hands[c.index()].count(Kind(k as u8));
+            }
+        }
+        for (k, &n) in count.iter().enumerate() {
+            if n > max[k] {
+                return Err(SfenError::PieceCount {
+                    piece: v.kinds[k].letter,
+                    max: max[k],
+                    found: n,
+                });
+            }
+        }
+        if let Some(pawn) = v.pawn {
+            for c in Color::ALL {
+                let pawns = self.by_kind[pawn.index()] & self.by_color[c.index()];
+                for f in 0..g.files as usize {
+                    if (pawns & t.file(f)).more_than_one() {
+                        return Err(SfenError::TwoPawns { color: c, file: f + 1 });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The position as SFEN (hand in R B G S N L P order, Black first).
+    pub fn to_sfen(&self) -> String {
+        let v = self.t.variant;
+        let g = self.t.geo;
+        let mut s = String::new();
+        for r in 0..g.ranks as i32 {
+            if r > 0 {
+                s.push('/');
+            }
+            let mut empty = 0;
+            for f in (0..g.files as i32).rev() {
+                let sq: Square = g.square(f, r).expect("on board");
+                let p = self.board[sq.index()];
+                if p.is_none() {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    s.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                let token = v.kind_token(p.kind());
+                if p.color() == Color::Black {
+                    s.push_str(&token);
+                } else {
+                    s.push_str(&token.to_ascii_lowercase());
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+        }
+        s.push(' ');
+        s.push(self.side.sfen_char());
+        s.push(' ');
+        let mut hand = String::new();
+        for c in Color::ALL {
+            for k in 0..v.hand_kinds {
+                let n = self.hands[c.index()].count(Kind(k as u8));
+                if n == 0 {
+                    continue;
+                }
+                if n > 1 {
+                    hand.push_str(&n.to_string());
+                }
+                let l = v.kinds[k].letter;
+                hand.push(if c == Color::Black {
+                    l
+                } else {
+                    l.to_ascii_lowercase()
+                });
+            }
+        }
+        if hand.is_empty() {
+            hand.push('-');
+        }
+        s.push_str(&hand);
+        s.push(' ');
+        s.push_str(&(self.game_ply() + 1).to_string());
+        s
+    }
+}
+
+fn parse_hand(v: &Variant, field: &str) -> Result<[Hand; 2], SfenError> {
+    let mut hands = [Hand::default(); 2];
+    if field == "-" {
+        return Ok(hands);
+    }
+    if v.hand_kinds == 0 {
+        return Err(SfenError::BadHand(format!(
+            "'{field}': {} has no pieces in hand",
+            v.name()
+        )));
+    }
+    let mut n: Option<u32> = None;
+    let mut seen = [[false; 16]; 2];
+    for ch in field.chars() {
+        if let Some(d) = ch.to_digit(10) {
+            let m = n.unwrap_or(0) * 10 + d;
+            if m > 99 || (n.is_none() && d == 0) {
+                return Err(SfenError::BadHand(format!("bad count in '{field}'")));
+            }
+            n = Some(m);
+            continue;
+        }
+        let k = v
+            .kind_by_letter(ch, false)
+            .filter(|k| k.index() < v.hand_kinds && ch.is_ascii_alphabetic())
+            .ok_or_else(|| SfenError::BadHand(format!("'{ch}' cannot be in hand")))?;
+        let c = if ch.is_ascii_uppercase() {
+            Color::Black
+        } else {
+            Color::White
+        };
+        if seen[c.index()][k.index()] {
+            return Err(SfenError::BadHand(format!("'{ch}' listed twice")));
+        }
+        seen[c.index()][k.index()] = true;
+        let count = n.take().unwrap_or(1);
+        if count < 1 {
+            return Err(SfenError::BadHand(format!("zero count in '{field}'")));
+        }
+        hands[c.index()].set(k, count as u8);
+    }
+    if n.is_some() {
+        return Err(SfenError::BadHand(format!("count without a piece in '{field}'")));
+    }
+    Ok(hands)
+}

@@ -1,0 +1,305 @@
+//! Lookup tables built once per (variant, bit width): leap attacks, slide
+//! directions, rays, between/line masks, zones, dead squares and Zobrist keys.
+//! Slides use plain rays and the nearest blocker (no magics), which works for any
+//! board size and any direction.
+
+use crate::core::{BitWord, Bitboard, Color, Direction, Geometry, Square};
+use crate::variant::{Kind, Variant, MAX_HAND_KINDS, MAX_KINDS};
+use once_cell::sync::Lazy;
+use rand::{rngs::StdRng, Rng, SeedableRng};
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// Largest count of one kind in one hand that the hash keys cover.
+pub const MAX_HAND_COUNT: usize = 40;
+
+/// Zobrist keys: board pieces, hand counts and side to move.
+pub struct Zobrist {
+    psq: Vec<u64>,
+    hand: Vec<u64>,
+    /// XORed in when White is to move.
+    pub side: u64,
+}
+
+impl Zobrist {
+    fn new(nsq: usize) -> Zobrist {
+        // A fixed seed keeps hashes (and so search behaviour) reproducible.
+        let mut rng = StdRng::seed_from_u64(0x4b61_7761_7269_2121);
+        let psq = (0..2 * MAX_KINDS * nsq).map(|_| rng.gen()).collect();
+        let hand = (0..2 * MAX_HAND_KINDS * (MAX_HAND_COUNT + 1))
+            .map(|_| rng.gen())
+            .collect();
+        Zobrist {
+            psq,
+            hand,
+            side: rng.gen(),
+        }
+    }
+}
+
+/// Per-variant tables for bit width `W`.
+pub struct Tables<W: BitWord> {
+    /// The variant these tables describe.
+    pub variant: &'static Variant,
+    /// Board size.
+    pub geo: Geometry,
+    nsq: usize,
+    leaps: Vec<Bitboard<W>>,
+    slides: [[u8; MAX_KINDS]; 2],
+    /// For each colour and absolute direction, the kinds (bit mask) that slide that way.
+    sliders_toward: [[u16; 8]; 2],
+    /// Kinds that have at least one leap.
+    leaper_kinds: u16,
+    rays: Vec<Bitboard<W>>,
+    between: Vec<Bitboard<W>>,
+    line: Vec<Bitboard<W>>,
+    zone: [Bitboard<W>; 2],
+    dead: Vec<Bitboard<W>>,
+    files: Vec<Bitboard<W>>,
+    /// Every square of the board.
+    pub all: Bitboard<W>,
+    /// Hash keys.
+    pub zobrist: Zobrist,
+}
+
+/// Absolute (file, rank) delta of an owner-relative offset.
+fn absolute(c: Color, (dx, dy): (i8, i8)) -> (i32, i32) {
+    match c {
+        Color::Black => (-(dx as i32), -(dy as i32)),
+        Color::White => (dx as i32, dy as i32),
+    }
+}
+
+impl<W: BitWord> Tables<W> {
+    /// Builds the tables; `Tables::get` caches them.
+    pub fn build(variant: &'static Variant) -> Tables<W> {
+        let geo = variant.geometry();
+        let nsq = geo.squares();
+        assert!(nsq <= W::BITS as usize, "board does not fit the bit word");
+        let nk = variant.num_kinds();
+        let bb = |sq: Square| Bitboard::<W>::from_square(sq);
+
+        let mut rays = vec![Bitboard::EMPTY; 8 * nsq];
+        for d in Direction::ALL {
+            let (df, dr) = d.delta();
+            for sq in geo.all() {
+                let mut r = Bitboard::EMPTY;
+                let (mut f, mut k) = (geo.file_of(sq), geo.rank_of(sq));
+                while let Some(t) = geo.square(f + df, k + dr) {
+                    r.set(t);
+                    f += df;
+                    k += dr;
+                }
+                rays[d.index() * nsq + sq.index()] = r;
+            }
+        }
+        let mut between = vec![Bitboard::EMPTY; nsq * nsq];
+        let mut line = vec![Bitboard::EMPTY; nsq * nsq];
+        for a in geo.all() {
+            for d in Direction::ALL {
+                let ray = rays[d.index() * nsq + a.index()];
+                for b in ray.squares() {
+                    let beyond = rays[d.index() * nsq + b.index()];
+                    between[a.index() * nsq + b.index()] = ray & !beyond & !bb(b);
+                    let back = rays[d.opposite().index() * nsq + a.index()];
+                    line[a.index() * nsq + b.index()] = ray | back | bb(a);
+                }
+            }
+        }
+
+        let mut leaps = vec![Bitboard::EMPTY; 2 * MAX_KINDS * nsq];
+        let mut slides = [[0u8; MAX_KINDS]; 2];
+        let mut sliders_toward = [[0u16; 8]; 2];
+        let mut leaper_kinds = 0u16;
+        let mut dead = vec![Bitboard::EMPTY; 2 * MAX_KINDS];
+        for c in Color::ALL {
+            for k in 0..nk {
+                let m = variant.kinds[k].movement;
+                if !m.leaps.is_empty() {
+                    leaper_kinds |= 1 << k;
+                }
+                for &s in m.slides {
+                    let (df, dr) = absolute(c, s);
+                    let d = Direction::from_delta(df, dr).expect("validated unit slide");
+                    slides[c.index()][k] |= 1 << d.index();
+                    sliders_toward[c.index()][d.index()] |= 1 << k;
+                }
+                for sq in geo.all() {
+                    let (f, r) = (geo.file_of(sq), geo.rank_of(sq));
+                    let mut a = Bitboard::EMPTY;
+                    for &l in m.leaps {
+                        let (df, dr) = absolute(c, l);
+                        if let Some(t) = geo.square(f + df, r + dr) {
+                            a.set(t);
+                        }
+                    }
+                    leaps[(c.index() * MAX_KINDS + k) * nsq + sq.index()] = a;
+                    let mut reach = a;
+                    for &s in m.slides {
+                        let (df, dr) = absolute(c, s);
+                        if let Some(t) = geo.square(f + df, r + dr) {
+                            reach.set(t);
+                        }
+                    }
+                    if reach.is_empty() {
+                        dead[c.index() * MAX_KINDS + k].set(sq);
+                    }
+                }
+            }
+        }
+        let mut zone = [Bitboard::EMPTY; 2];
+        for sq in geo.all() {
+            let r = geo.rank_of(sq);
+            if r < variant.def.zone_ranks as i32 {
+                zone[Color::Black.index()].set(sq);
+            }
+            if r >= geo.ranks as i32 - variant.def.zone_ranks as i32 {
+                zone[Color::White.index()].set(sq);
+            }
+        }
+        let mut files = vec![Bitboard::EMPTY; geo.files as usize];
+        for sq in geo.all() {
+            files[geo.file_of(sq) as usize].set(sq);
+        }
+        Tables {
+            variant,
+            geo,
+            nsq,
+            leaps,
+            slides,
+            sliders_toward,
+            leaper_kinds,
+            rays,
+            between,
+            line,
+            zone,
+            dead,
+            files,
+            all: Bitboard::first_n(nsq),
+            zobrist: Zobrist::new(nsq),
+        }
+    }
+
+    /// The cached tables for a variant, built on first use.
+    pub fn get(variant: &'static Variant) -> &'static Tables<W> {
+        type Cache = Mutex<HashMap<(std::any::TypeId, &'static str), &'static (dyn Any + Sync + Send)>>;
+        static CACHE: Lazy<Cache> = Lazy::new(|| Mutex::new(HashMap::new()));
+        let key = (std::any::TypeId::of::<W>(), variant.name());
+        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = *cache
+            .entry(key)
+            .or_insert_with(|| Box::leak(Box::new(Tables::<W>::build(variant))));
+        entry
+            .downcast_ref::<Tables<W>>()
+            .expect("cache entry has the requested width")
+    }
+
+    /// Number of squares.
+    #[inline(always)]
+    pub fn num_squares(&self) -> usize {
+        self.nsq
+    }
+
+    /// Squares a piece of kind `k` and colour `c` on `sq` attacks, given occupancy.
+    #[inline(always)]
+    pub fn attacks(&self, c: Color, k: Kind, sq: Square, occ: Bitboard<W>) -> Bitboard<W> {
+        let mut a = self.leap(c, k, sq);
+        let mut m = self.slides[c.index()][k.index()];
+        while m != 0 {
+            let d = Direction::ALL[m.trailing_zeros() as usize];
+            m &= m - 1;
+            a |= self.slide(d, sq, occ);
+        }
+        a
+    }
+
+    /// Leap targets of kind `k`, colour `c`, from `sq`.
+    #[inline(always)]
+    pub fn leap(&self, c: Color, k: Kind, sq: Square) -> Bitboard<W> {
+        self.leaps[(c.index() * MAX_KINDS + k.index()) * self.nsq + sq.index()]
+    }
+
+    /// Bit mask of absolute directions kind `k` of colour `c` slides in.
+    #[inline(always)]
+    pub fn slide_dirs(&self, c: Color, k: Kind) -> u8 {
+        self.slides[c.index()][k.index()]
+    }
+
+    /// Kinds (bit mask) of colour `c` sliding in direction `d`.
+    #[inline(always)]
+    pub fn sliders_toward(&self, c: Color, d: Direction) -> u16 {
+        self.sliders_toward[c.index()][d.index()]
+    }
+
+    /// Kinds (bit mask) with any leap.
+    #[inline(always)]
+    pub fn leaper_kinds(&self) -> u16 {
+        self.leaper_kinds
+    }
+
+    /// Squares a slider on `sq` reaches along `d`, up to and including the first blocker.
+    #[inline(always)]
+    pub fn slide(&self, d: Direction, sq: Square, occ: Bitboard<W>) -> Bitboard<W> {
+        let ray = self.ray(d, sq);
+        let blockers = ray & occ;
+        if blockers.is_empty() {
+            return ray;
+        }
+        let b = if d.is_increasing() {
+            blockers.lowest()
+        } else {
+            blockers.highest()
+        };
+        ray ^ self.ray(d, b)
+    }
+
+    /// The squares from `sq` to the edge along `d`, `sq` excluded.
+    #[inline(always)]
+    pub fn ray(&self, d: Direction, sq: Square) -> Bitboard<W> {
+        self.rays[d.index() * self.nsq + sq.index()]
+    }
+
+    /// Squares strictly between two aligned squares (empty if not aligned).
+    #[inline(always)]
+    pub fn between(&self, a: Square, b: Square) -> Bitboard<W> {
+        self.between[a.index() * self.nsq + b.index()]
+    }
+
+    /// The whole line through two aligned squares (empty if not aligned).
+    #[inline(always)]
+    pub fn line(&self, a: Square, b: Square) -> Bitboard<W> {
+        self.line[a.index() * self.nsq + b.index()]
+    }
+
+    /// Promotion zone of colour `c`.
+    #[inline(always)]
+    pub fn zone(&self, c: Color) -> Bitboard<W> {
+        self.zone[c.index()]
+    }
+
+    /// Squares where kind `k` of colour `c` would have no move: it must promote
+    /// on arriving there and may not be dropped there.
+    #[inline(always)]
+    pub fn dead(&self, c: Color, k: Kind) -> Bitboard<W> {
+        self.dead[c.index() * MAX_KINDS + k.index()]
+    }
+
+    /// The squares of file index `f`.
+    #[inline(always)]
+    pub fn file(&self, f: usize) -> Bitboard<W> {
+        self.files[f]
+    }
+
+    /// Hash key of a piece on a square.
+    #[inline(always)]
+    pub fn psq_key(&self, c: Color, k: Kind, sq: Square) -> u64 {
+        self.zobrist.psq[(c.index() * MAX_KINDS + k.index()) * self.nsq + sq.index()]
+    }
+
+    /// Hash key for holding the `n`-th piece of kind `k` (n >= 1).
+    #[inline(always)]
+    pub fn hand_key(&self, c: Color, k: Kind, n: usize) -> u64 {
+        self.zobrist.hand[(c.index() * MAX_HAND_KINDS + k.index()) * (MAX_HAND_COUNT + 1) + n]
+    }
+}
