@@ -7,6 +7,7 @@
 pub mod core;
 pub mod perft;
 pub mod position;
+pub mod search;
 pub mod tables;
 pub mod variant;
 pub mod width;

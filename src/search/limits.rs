@@ -1,0 +1,22 @@
+//! What a `go` command asks for: clocks, fixed limits, pondering.
+
+/// Search limits from `go`. Times are milliseconds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Remaining time per colour (`btime`, `wtime`), indexed by `Color::index()`.
+    pub time: [Option<u64>; 2],
+    /// Increment per colour (`binc`, `winc`).
+    pub inc: [u64; 2],
+    /// Byoyomi per move (`byoyomi`).
+    pub byoyomi: u64,
+    /// Fixed time for this move (`movetime`).
+    pub movetime: Option<u64>,
+    /// Depth limit in plies (`depth`).
+    pub depth: Option<u32>,
+    /// Node limit (`nodes`).
+    pub nodes: Option<u64>,
+    /// Search until `stop` (`infinite`).
+    pub infinite: bool,
+    /// Pondering: search until `ponderhit` (then the clock applies) or `stop`.
+    pub ponder: bool,
+}
