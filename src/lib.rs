@@ -4,10 +4,13 @@
 //! data), `tables` (per-variant lookup tables), `position` (board state, SFEN,
 //! make/unmake, legal move generation, game-end rules), `perft`.
 
+pub mod bench;
 pub mod core;
+pub mod eval;
 pub mod perft;
 pub mod position;
 pub mod search;
 pub mod tables;
+pub mod usi;
 pub mod variant;
 pub mod width;

@@ -16,6 +16,7 @@ kawari - a USI engine for shogi variants
 USAGE:
     kawari                      start the USI engine (reads commands on stdin)
     kawari perft [OPTIONS]      count legal move sequences
+    kawari bench [OPTIONS]      fixed-depth search benchmark (node-count signature)
     kawari --help               this text
 
 PERFT OPTIONS:
@@ -36,7 +37,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None => {
-            kawari_usi_placeholder();
+            kawari::usi::run_stdio();
             ExitCode::SUCCESS
         }
         Some("-h") | Some("--help") | Some("help") => {
@@ -50,14 +51,19 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some("bench") => match kawari::bench::run(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("kawari bench: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some(other) => {
             eprintln!("kawari: unknown command '{other}' (try --help)");
             ExitCode::from(2)
         }
     }
 }
-
-fn kawari_usi_placeholder() {}
 
 fn run_perft(args: &[String]) -> Result<(), String> {
     let mut variant = Variant::default_variant();

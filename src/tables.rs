@@ -183,7 +183,8 @@ impl<W: BitWord> Tables<W> {
 
     /// The cached tables for a variant, built on first use.
     pub fn get(variant: &'static Variant) -> &'static Tables<W> {
-        type Cache = Mutex<HashMap<(std::any::TypeId, &'static str), &'static (dyn Any + Sync + Send)>>;
+        type Cache =
+            Mutex<HashMap<(std::any::TypeId, &'static str), &'static (dyn Any + Sync + Send)>>;
         static CACHE: Lazy<Cache> = Lazy::new(|| Mutex::new(HashMap::new()));
         let key = (std::any::TypeId::of::<W>(), variant.name());
         let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());

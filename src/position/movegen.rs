@@ -254,7 +254,8 @@ impl<W: BitWord> Position<W> {
         let target = self.board[to.index()];
         if m.is_drop() {
             let k = m.drop_kind();
-            if k.index() >= v.hand_kinds || self.hands[us.index()].count(k) == 0 || target.is_some() {
+            if k.index() >= v.hand_kinds || self.hands[us.index()].count(k) == 0 || target.is_some()
+            {
                 return false;
             }
             if t.dead(us, k).has(to) {
@@ -262,9 +263,9 @@ impl<W: BitWord> Position<W> {
             }
             if Some(k) == v.pawn {
                 let file = g.file_of(to);
-                let nifu = g.all().any(|sq| {
-                    g.file_of(sq) == file && self.board[sq.index()] == Piece::new(us, k)
-                });
+                let nifu = g
+                    .all()
+                    .any(|sq| g.file_of(sq) == file && self.board[sq.index()] == Piece::new(us, k));
                 if nifu {
                     return false;
                 }
@@ -283,7 +284,11 @@ impl<W: BitWord> Position<W> {
             }
             // Recompute reach from scratch by walking the piece's movement data.
             let info = v.kind(p.kind());
-            let sign = if us == crate::core::Color::Black { -1 } else { 1 };
+            let sign = if us == crate::core::Color::Black {
+                -1
+            } else {
+                1
+            };
             let (ff, fr) = (g.file_of(from), g.rank_of(from));
             let mut reach = false;
             for &(dx, dy) in info.movement.leaps {
@@ -333,7 +338,10 @@ impl<W: BitWord> Position<W> {
         let mover_king = self.king[us.index()];
         let exposed = self.is_attacked(mover_king, us.opp(), self.occupied());
         let mut legal = !exposed;
-        if legal && m.is_drop() && Some(m.drop_kind()) == v.pawn && v.def.pawn_drop_mate_illegal
+        if legal
+            && m.is_drop()
+            && Some(m.drop_kind()) == v.pawn
+            && v.def.pawn_drop_mate_illegal
             && self.in_check()
             && !self.has_legal_move()
         {

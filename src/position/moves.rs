@@ -19,11 +19,7 @@ impl Move {
     /// A board move.
     #[inline(always)]
     pub fn normal(from: Square, to: Square, promote: bool) -> Move {
-        Move(
-            to.index() as u16
-                | (from.index() as u16) << 7
-                | if promote { PROMOTE } else { 0 },
-        )
+        Move(to.index() as u16 | (from.index() as u16) << 7 | if promote { PROMOTE } else { 0 })
     }
 
     /// A drop of kind `k` on `to`.

@@ -13,7 +13,11 @@ pub enum SfenError {
     /// Wrong number of ranks for the board.
     RankCount { expected: usize, found: usize },
     /// A rank does not add up to the board width.
-    RankLength { rank: char, expected: usize, found: usize },
+    RankLength {
+        rank: char,
+        expected: usize,
+        found: usize,
+    },
     /// A letter that is no piece of this variant (or a bad `+`).
     UnknownPiece(String),
     /// Side to move is neither `b` nor `w`.
@@ -25,7 +29,11 @@ pub enum SfenError {
     /// A side has no king or more than one.
     KingCount { color: Color, found: usize },
     /// More pieces of a kind than the game has.
-    PieceCount { piece: char, max: usize, found: usize },
+    PieceCount {
+        piece: char,
+        max: usize,
+        found: usize,
+    },
     /// A piece stands where it could never move (e.g. a pawn on the last rank).
     DeadPiece { piece: String, square: String },
     /// Two unpromoted pawns of one side on a file.
@@ -249,7 +257,10 @@ impl<W: BitWord> Position<W> {
                 let pawns = self.by_kind[pawn.index()] & self.by_color[c.index()];
                 for f in 0..g.files as usize {
                     if (pawns & t.file(f)).more_than_one() {
-                        return Err(SfenError::TwoPawns { color: c, file: f + 1 });
+                        return Err(SfenError::TwoPawns {
+                            color: c,
+                            file: f + 1,
+                        });
                     }
                 }
             }
@@ -362,7 +373,9 @@ fn parse_hand(v: &Variant, field: &str) -> Result<[Hand; 2], SfenError> {
         hands[c.index()].set(k, count as u8);
     }
     if n.is_some() {
-        return Err(SfenError::BadHand(format!("count without a piece in '{field}'")));
+        return Err(SfenError::BadHand(format!(
+            "count without a piece in '{field}'"
+        )));
     }
     Ok(hands)
 }

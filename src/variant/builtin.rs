@@ -75,26 +75,11 @@ const LANCE: PieceDef = piece('L', "lance", Movement::slider(&[F]), TO_GOLD, 1);
 
 /// Standard shogi pieces, in SFEN hand order, king last.
 const SHOGI_PIECES: &[PieceDef] = &[
-    ROOK,
-    BISHOP,
-    GOLD_PIECE,
-    SILVER,
-    KNIGHT,
-    LANCE,
-    PAWN,
-    KING_PIECE,
+    ROOK, BISHOP, GOLD_PIECE, SILVER, KNIGHT, LANCE, PAWN, KING_PIECE,
 ];
 
 /// Judkins shogi: standard shogi without the lance.
-const JUDKINS_PIECES: &[PieceDef] = &[
-    ROOK,
-    BISHOP,
-    GOLD_PIECE,
-    SILVER,
-    KNIGHT,
-    PAWN,
-    KING_PIECE,
-];
+const JUDKINS_PIECES: &[PieceDef] = &[ROOK, BISHOP, GOLD_PIECE, SILVER, KNIGHT, PAWN, KING_PIECE];
 
 /// Heian shogi: no rook, no bishop.
 const HEIAN_PIECES: &[PieceDef] = &[GOLD_PIECE, SILVER, KNIGHT, LANCE, PAWN, KING_PIECE];

@@ -179,7 +179,10 @@ impl Variant {
         let mut kinds: ArrayVec<KindInfo, MAX_KINDS> = ArrayVec::new();
         for (i, p) in def.pieces.iter().enumerate() {
             if !p.letter.is_ascii_uppercase() {
-                return err(format!("letter {:?} is not an uppercase ASCII letter", p.letter));
+                return err(format!(
+                    "letter {:?} is not an uppercase ASCII letter",
+                    p.letter
+                ));
             }
             if def.pieces[..i].iter().any(|q| q.letter == p.letter) {
                 return err(format!("letter {} used twice", p.letter));
@@ -260,10 +263,7 @@ impl Variant {
                 max_forward.max(0) as u8
             };
             if stuck_ranks > 0 && (k.promotes_to.is_none() || stuck_ranks > def.zone_ranks) {
-                return err(format!(
-                    "{} can get stuck but cannot promote there",
-                    k.name
-                ));
+                return err(format!("{} can get stuck but cannot promote there", k.name));
             }
         }
         let pawn = kinds.iter().position(|k| k.pawn).map(|i| Kind(i as u8));
