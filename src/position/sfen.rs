@@ -379,3 +379,136 @@ fn parse_hand(v: &Variant, field: &str) -> Result<[Hand; 2], SfenError> {
     }
     Ok(hands)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(variant: &str, sfen: &str) -> Result<Position<u128>, SfenError> {
+        Position::<u128>::from_sfen(Variant::by_name(variant).unwrap(), sfen)
+    }
+
+    #[test]
+    fn round_trips_start_positions() {
+        for v in Variant::all() {
+            let p = Position::<u128>::startpos(v);
+            assert_eq!(p.to_sfen(), v.def.start_sfen);
+        }
+    }
+
+    #[test]
+    fn errors_name_what_is_wrong() {
+        use SfenError::*;
+        let k = "4k4/9/9/9/9/9/9/9/4K4";
+        let cases: Vec<(&str, String, SfenError)> = vec![
+            ("shogi", format!("{k} b"), FieldCount(2)),
+            (
+                "shogi",
+                "4k4/9/9 b - 1".into(),
+                RankCount {
+                    expected: 9,
+                    found: 3,
+                },
+            ),
+            (
+                "shogi",
+                "4k5/9/9/9/9/9/9/9/4K4 b - 1".into(),
+                RankLength {
+                    rank: 'a',
+                    expected: 9,
+                    found: 10,
+                },
+            ),
+            (
+                "shogi",
+                "4k3/9/9/9/9/9/9/9/4K4 b - 1".into(),
+                RankLength {
+                    rank: 'a',
+                    expected: 9,
+                    found: 8,
+                },
+            ),
+            (
+                "shogi",
+                "4k3X/9/9/9/9/9/9/9/4K4 b - 1".into(),
+                UnknownPiece("X".into()),
+            ),
+            (
+                "shogi",
+                "4k2+G1/9/9/9/9/9/9/9/4K4 b - 1".into(),
+                UnknownPiece("+G".into()),
+            ),
+            ("shogi", format!("{k} x - 1"), BadSide("x".into())),
+            (
+                "shogi",
+                format!("{k} b Q 1"),
+                BadHand("'Q' cannot be in hand".into()),
+            ),
+            ("shogi", format!("{k} b - 0"), BadMoveNumber("0".into())),
+            ("shogi", format!("{k} b - z"), BadMoveNumber("z".into())),
+            (
+                "shogi",
+                "9/9/9/9/9/9/9/9/4K4 b - 1".into(),
+                KingCount {
+                    color: Color::White,
+                    found: 0,
+                },
+            ),
+            (
+                "shogi",
+                format!("{k} b 19P 1"),
+                PieceCount {
+                    piece: 'P',
+                    max: 18,
+                    found: 19,
+                },
+            ),
+            (
+                "shogi",
+                "P3k4/9/9/9/9/9/9/9/4K4 b - 1".into(),
+                DeadPiece {
+                    piece: "P".into(),
+                    square: "9a".into(),
+                },
+            ),
+            (
+                "shogi",
+                "4k4/9/9/9/4P4/4P4/9/9/4K4 b - 1".into(),
+                TwoPawns {
+                    color: Color::Black,
+                    file: 5,
+                },
+            ),
+            (
+                "shogi",
+                "4k4/4R4/9/9/9/9/9/9/4K4 b - 1".into(),
+                OpponentInCheck,
+            ),
+            (
+                "heian",
+                "4k4/9/9/9/9/9/9/9/4K4 b P 1".into(),
+                BadHand("'P': heian has no pieces in hand".into()),
+            ),
+            (
+                "judkins",
+                format!("{k} b - 1"),
+                RankCount {
+                    expected: 6,
+                    found: 9,
+                },
+            ),
+        ];
+        for (variant, sfen, want) in cases {
+            match parse(variant, &sfen) {
+                Err(e) => assert_eq!(e, want, "{sfen}"),
+                Ok(_) => panic!("{sfen} accepted"),
+            }
+        }
+    }
+
+    #[test]
+    fn accepts_missing_move_number_and_any_hand_order() {
+        let p = parse("shogi", "4k4/9/9/9/9/9/9/9/4K4 w pP").unwrap();
+        assert_eq!(p.to_sfen(), "4k4/9/9/9/9/9/9/9/4K4 w Pp 1");
+    }
+}
