@@ -5,6 +5,7 @@
 
 use crate::core::{BitWord, Bitboard, Color, Direction, Geometry, Square};
 use crate::variant::{Kind, Variant, MAX_HAND_KINDS, MAX_KINDS};
+use arrayvec::ArrayVec;
 use once_cell::sync::Lazy;
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::any::Any;
@@ -38,6 +39,12 @@ impl Zobrist {
     }
 }
 
+/// Marks two squares that are not on one line in the direction table.
+pub const NO_DIRECTION: u8 = u8::MAX;
+
+/// Marks a kind without leaps in the leap-class table.
+pub const NO_CLASS: u8 = u8::MAX;
+
 /// Per-variant tables for bit width `W`.
 pub struct Tables<W: BitWord> {
     /// The variant these tables describe.
@@ -51,9 +58,15 @@ pub struct Tables<W: BitWord> {
     sliders_toward: [[u16; 8]; 2],
     /// Kinds that have at least one leap.
     leaper_kinds: u16,
+    /// Leap class of each kind (kinds with the same leaps share one), or NO_CLASS.
+    leap_class: [u8; MAX_KINDS],
+    /// A representative kind of each leap class.
+    class_rep: ArrayVec<Kind, MAX_KINDS>,
     rays: Vec<Bitboard<W>>,
     between: Vec<Bitboard<W>>,
     line: Vec<Bitboard<W>>,
+    /// Direction from one square to another when aligned, else NO_DIRECTION.
+    direction: Vec<u8>,
     zone: [Bitboard<W>; 2],
     dead: Vec<Bitboard<W>>,
     files: Vec<Bitboard<W>>,
@@ -95,6 +108,7 @@ impl<W: BitWord> Tables<W> {
             }
         }
         let mut between = vec![Bitboard::EMPTY; nsq * nsq];
+        let mut direction = vec![NO_DIRECTION; nsq * nsq];
         let mut line = vec![Bitboard::EMPTY; nsq * nsq];
         for a in geo.all() {
             for d in Direction::ALL {
@@ -102,6 +116,7 @@ impl<W: BitWord> Tables<W> {
                 for b in ray.squares() {
                     let beyond = rays[d.index() * nsq + b.index()];
                     between[a.index() * nsq + b.index()] = ray & !beyond & !bb(b);
+                    direction[a.index() * nsq + b.index()] = d as u8;
                     let back = rays[d.opposite().index() * nsq + a.index()];
                     line[a.index() * nsq + b.index()] = ray | back | bb(a);
                 }
@@ -148,6 +163,27 @@ impl<W: BitWord> Tables<W> {
                 }
             }
         }
+        // Kinds that leap alike (gold and the promoted minor pieces) share a class,
+        // so attack detection does one lookup per class instead of per kind.
+        let mut leap_class = [NO_CLASS; MAX_KINDS];
+        let mut class_rep: ArrayVec<Kind, MAX_KINDS> = ArrayVec::new();
+        for k in 0..nk {
+            let leaps = variant.kinds[k].movement.leaps;
+            if leaps.is_empty() {
+                continue;
+            }
+            let same = |r: &Kind| {
+                let other = variant.kinds[r.index()].movement.leaps;
+                other.len() == leaps.len() && leaps.iter().all(|l| other.contains(l))
+            };
+            leap_class[k] = match class_rep.iter().position(same) {
+                Some(c) => c as u8,
+                None => {
+                    class_rep.push(Kind(k as u8));
+                    (class_rep.len() - 1) as u8
+                }
+            };
+        }
         let mut zone = [Bitboard::EMPTY; 2];
         for sq in geo.all() {
             let r = geo.rank_of(sq);
@@ -170,9 +206,12 @@ impl<W: BitWord> Tables<W> {
             slides,
             sliders_toward,
             leaper_kinds,
+            leap_class,
+            class_rep,
             rays,
             between,
             line,
+            direction,
             zone,
             dead,
             files,
@@ -239,6 +278,24 @@ impl<W: BitWord> Tables<W> {
         self.leaper_kinds
     }
 
+    /// Leap class of kind `k` (`NO_CLASS` if it does not leap).
+    #[inline(always)]
+    pub fn leap_class(&self, k: Kind) -> u8 {
+        self.leap_class[k.index()]
+    }
+
+    /// Number of leap classes.
+    #[inline(always)]
+    pub fn num_leap_classes(&self) -> usize {
+        self.class_rep.len()
+    }
+
+    /// Leap targets of leap class `class` for colour `c` from `sq`.
+    #[inline(always)]
+    pub fn class_leap(&self, c: Color, class: usize, sq: Square) -> Bitboard<W> {
+        self.leap(c, self.class_rep[class], sq)
+    }
+
     /// Squares a slider on `sq` reaches along `d`, up to and including the first blocker.
     #[inline(always)]
     pub fn slide(&self, d: Direction, sq: Square, occ: Bitboard<W>) -> Bitboard<W> {
@@ -265,6 +322,17 @@ impl<W: BitWord> Tables<W> {
     #[inline(always)]
     pub fn between(&self, a: Square, b: Square) -> Bitboard<W> {
         self.between[a.index() * self.nsq + b.index()]
+    }
+
+    /// The direction from `a` to `b` if they are on one line.
+    #[inline(always)]
+    pub fn direction(&self, a: Square, b: Square) -> Option<Direction> {
+        let d = self.direction[a.index() * self.nsq + b.index()];
+        if d == NO_DIRECTION {
+            None
+        } else {
+            Some(Direction::ALL[d as usize])
+        }
     }
 
     /// The whole line through two aligned squares (empty if not aligned).

@@ -39,6 +39,10 @@ pub struct Position<W: BitWord> {
     board: [Piece; MAX_SQUARES],
     by_color: [Bitboard<W>; 2],
     by_kind: [Bitboard<W>; MAX_KINDS],
+    /// Pieces per colour and leap class (see `Tables::leap_class`).
+    by_class: [[Bitboard<W>; MAX_KINDS]; 2],
+    /// Pieces per colour that slide in each absolute direction.
+    by_slide: [[Bitboard<W>; 8]; 2],
     hands: [Hand; 2],
     side: Color,
     king: [Square; 2],
@@ -62,6 +66,8 @@ impl<W: BitWord> Position<W> {
             board: [Piece::NONE; MAX_SQUARES],
             by_color: [Bitboard::EMPTY; 2],
             by_kind: [Bitboard::EMPTY; MAX_KINDS],
+            by_class: [[Bitboard::EMPTY; MAX_KINDS]; 2],
+            by_slide: [[Bitboard::EMPTY; 8]; 2],
             hands: [Hand::default(); 2],
             side: Color::Black,
             king: [Square::new(0); 2],
@@ -165,31 +171,44 @@ impl<W: BitWord> Position<W> {
         self.history.last().map_or(Piece::NONE, |s| s.captured)
     }
 
+    #[inline(always)]
     fn put(&mut self, sq: Square, p: Piece) {
         self.board[sq.index()] = p;
-        self.by_color[p.color().index()].toggle(sq);
-        self.by_kind[p.kind().index()].toggle(sq);
+        self.toggle(sq, p);
     }
 
+    #[inline(always)]
     fn lift(&mut self, sq: Square, p: Piece) {
         self.board[sq.index()] = Piece::NONE;
-        self.by_color[p.color().index()].toggle(sq);
-        self.by_kind[p.kind().index()].toggle(sq);
+        self.toggle(sq, p);
+    }
+
+    /// Flips `sq` in every bitboard that piece `p` belongs to.
+    #[inline(always)]
+    fn toggle(&mut self, sq: Square, p: Piece) {
+        let (c, k) = (p.color(), p.kind());
+        self.by_color[c.index()].toggle(sq);
+        self.by_kind[k.index()].toggle(sq);
+        let class = self.t.leap_class(k);
+        if class != crate::tables::NO_CLASS {
+            self.by_class[c.index()][class as usize].toggle(sq);
+        }
+        let mut dirs = self.t.slide_dirs(c, k);
+        while dirs != 0 {
+            self.by_slide[c.index()][dirs.trailing_zeros() as usize].toggle(sq);
+            dirs &= dirs - 1;
+        }
     }
 
     /// Pieces of colour `c` that attack `sq`, given occupancy `occ`.
     #[inline]
     pub fn attackers_to(&self, sq: Square, c: Color, occ: Bitboard<W>) -> Bitboard<W> {
         let t = self.t;
-        let theirs = self.by_color[c.index()];
         let mut att = Bitboard::EMPTY;
-        let mut leapers = t.leaper_kinds();
-        while leapers != 0 {
-            let k = Kind(leapers.trailing_zeros() as u8);
-            leapers &= leapers - 1;
-            let pcs = self.by_kind[k.index()] & theirs;
+        for class in 0..t.num_leap_classes() {
+            let pcs = self.by_class[c.index()][class];
             if pcs.any() {
-                att |= t.leap(c.opp(), k, sq) & pcs;
+                att |= t.class_leap(c.opp(), class, sq) & pcs;
             }
         }
         for d in Direction::ALL {
@@ -205,12 +224,8 @@ impl<W: BitWord> Position<W> {
     #[inline]
     pub fn is_attacked(&self, sq: Square, c: Color, occ: Bitboard<W>) -> bool {
         let t = self.t;
-        let theirs = self.by_color[c.index()];
-        let mut leapers = t.leaper_kinds();
-        while leapers != 0 {
-            let k = Kind(leapers.trailing_zeros() as u8);
-            leapers &= leapers - 1;
-            if (t.leap(c.opp(), k, sq) & self.by_kind[k.index()] & theirs).any() {
+        for class in 0..t.num_leap_classes() {
+            if (t.class_leap(c.opp(), class, sq) & self.by_class[c.index()][class]).any() {
                 return true;
             }
         }
@@ -226,14 +241,7 @@ impl<W: BitWord> Position<W> {
     /// Pieces of colour `c` that slide in direction `d`.
     #[inline(always)]
     fn sliders(&self, c: Color, d: Direction) -> Bitboard<W> {
-        let mut mask = self.t.sliders_toward(c, d);
-        let mut bb = Bitboard::EMPTY;
-        while mask != 0 {
-            let k = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            bb |= self.by_kind[k];
-        }
-        bb & self.by_color[c.index()]
+        self.by_slide[c.index()][d.index()]
     }
 
     /// Pieces of colour `c` that are pinned to their own king.
@@ -313,8 +321,29 @@ impl<W: BitWord> Position<W> {
         });
         self.side = us.opp();
         self.hash = hash ^ t.zobrist.side;
-        let them = self.side;
-        self.checkers = self.attackers_to(self.king[them.index()], us, self.occupied());
+        self.checkers = self.checkers_after(m, us);
+    }
+
+    /// The pieces of `us` (who just played `m`) that check the other king: the
+    /// moved piece directly, or a slider uncovered on the vacated square.
+    #[inline(always)]
+    fn checkers_after(&self, m: Move, us: Color) -> Bitboard<W> {
+        let t = self.t;
+        let ksq = self.king[us.opp().index()];
+        let occ = self.occupied();
+        let to = m.to();
+        let mut chk = Bitboard::EMPTY;
+        if t.attacks(us, self.board[to.index()].kind(), to, occ)
+            .has(ksq)
+        {
+            chk.set(to);
+        }
+        if !m.is_drop() {
+            if let Some(d) = t.direction(ksq, m.from()) {
+                chk |= t.slide(d, ksq, occ) & self.by_slide[us.index()][d.opposite().index()];
+            }
+        }
+        chk
     }
 
     /// Takes back the last move played with `do_move`.
