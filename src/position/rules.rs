@@ -154,3 +154,105 @@ impl<W: BitWord> Position<W> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Variant;
+
+    fn pos(variant: &str, sfen: &str) -> Position<u128> {
+        Position::from_sfen(Variant::by_name(variant).unwrap(), sfen).unwrap()
+    }
+
+    fn play(p: &mut Position<u128>, moves: &[&str]) {
+        let v = p.variant();
+        for m in moves {
+            let mv = *p
+                .legal_moves()
+                .iter()
+                .find(|x| x.to_usi(v) == *m)
+                .unwrap_or_else(|| panic!("{m} not legal in {}", p.to_sfen()));
+            p.do_move(mv);
+        }
+    }
+
+    #[test]
+    fn fourfold_repetition_is_a_draw() {
+        let mut p = pos("shogi", "4k4/9/9/9/9/9/9/9/4K4 b - 1");
+        let cycle = ["5i4i", "5a4a", "4i5i", "4a5a"];
+        play(&mut p, &cycle);
+        play(&mut p, &cycle);
+        assert_eq!(p.repetition(), Repetition::None, "third occurrence");
+        assert_eq!(p.repetition_at(2), Repetition::Draw);
+        play(&mut p, &cycle);
+        assert_eq!(p.repetition(), Repetition::Draw, "fourth occurrence");
+        assert_eq!(p.game_end(), Some(GameEnd::Draw));
+    }
+
+    #[test]
+    fn yari_repeats_threefold() {
+        let mut p = pos("yarishogi", "3k3/7/7/7/7/7/7/7/3K3 b - 1");
+        let cycle = ["4i3i", "4a3a", "3i4i", "3a4a"];
+        play(&mut p, &cycle);
+        assert_eq!(p.repetition(), Repetition::None);
+        play(&mut p, &cycle);
+        assert_eq!(p.repetition(), Repetition::Draw);
+    }
+
+    #[test]
+    fn perpetual_check_loses() {
+        let mut p = pos("shogi", "8k/9/7R1/9/9/9/9/9/K8 b - 1");
+        let cycle = ["2c1c", "1a2a", "1c2c", "2a1a"];
+        for _ in 0..3 {
+            play(&mut p, &cycle);
+        }
+        // Black, to move, checked with every move of the cycle.
+        assert_eq!(p.repetition(), Repetition::Loss);
+        assert_eq!(p.game_end(), Some(GameEnd::Loss));
+        // One ply earlier White (to move after Black's check) is the winner.
+        let mut q = pos("shogi", "8k/9/7R1/9/9/9/9/9/K8 b - 1");
+        for _ in 0..3 {
+            play(&mut q, &cycle);
+        }
+        play(&mut q, &["2c1c"]);
+        assert_eq!(q.repetition(), Repetition::Win);
+    }
+
+    #[test]
+    fn bare_king_loses_in_heian_only() {
+        let p = pos("heian", "4k4/9/9/9/9/9/9/9/G3K4 w - 1");
+        assert!(p.bare_king_loss());
+        assert_eq!(p.game_end(), Some(GameEnd::Loss));
+        let both_bare = pos("heian", "4k4/9/9/9/9/9/9/9/4K4 w - 1");
+        assert!(!both_bare.bare_king_loss());
+        let shogi = pos("shogi", "4k4/9/9/9/9/9/9/9/G3K4 w - 1");
+        assert!(!shogi.bare_king_loss());
+        // A capture that leaves the opponent bare ends the game at once.
+        let mut q = pos("heian", "4k4/9/9/9/9/9/9/3p5/G3K4 b - 1");
+        assert!(!q.bare_king_loss());
+        play(&mut q, &["5i6h"]);
+        assert!(q.bare_king_loss());
+    }
+
+    #[test]
+    fn entering_king_declaration() {
+        let yes = pos("shogi", "4K4/PPPPPPPPP/7BR/9/9/9/9/9/4k4 b 4G4SN 1");
+        assert_eq!(yes.impasse_points(Color::Black), 28);
+        assert!(yes.can_declare());
+        let short = pos("shogi", "4K4/PPPPPPPPP/7BR/9/9/9/9/9/4k4 b 4G4S 1");
+        assert!(!short.can_declare(), "27 points are not enough for Black");
+        let white = pos("shogi", "4K4/PPPPPPPPP/7BR/9/9/9/9/9/4k4 w 4G4SN 1");
+        assert!(!white.can_declare());
+        let judkins = pos("judkins", "2K3/1PP3/6/6/6/5k b 2R2B2G2S2N 1");
+        assert!(!judkins.can_declare(), "no declaration rule in judkins");
+    }
+
+    #[test]
+    fn no_legal_move_loses_even_without_check() {
+        // Heian stalemate: White's king is boxed in but not attacked.
+        let p = pos("heian", "8k/6G2/7G1/9/9/9/9/9/4K4 w - 1");
+        assert!(!p.in_check());
+        assert_eq!(p.count_legal(), 0);
+        assert_eq!(p.game_end(), Some(GameEnd::Loss));
+    }
+}
