@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""A scriptable fake USI engine for testing scripts/match.py.
+
+It plays uniformly random legal moves (computed with scripts/referee.py) and, after
+``--after N`` of its own moves, misbehaves according to ``--mode``:
+
+  random    keep playing random legal moves (the default)
+  illegal   answer an illegal move
+  crash     exit without answering
+  hang      go silent: answer nothing any more (not even isready)
+  resign    answer ``bestmove resign``
+  win       answer ``bestmove win`` (a declaration; right or wrong)
+  pawnmate  play a pawn-drop mate whenever one is available, else random moves
+  slow      sleep ``--delay`` ms before every move
+  dead      exit at once, before answering ``usi``
+
+``--no-variant-option`` hides the USI_Variant/VariantPath options (the variant then
+comes from ``--variant``); ``--transcript FILE`` appends every received command to FILE.
+"""
+
+import argparse
+import os
+import random
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))     # scripts/
+
+pyffish = referee = None      # imported at the first isready (loading pyffish takes ~0.5 s)
+
+
+def load_modules():
+    global pyffish, referee
+    if referee is None:
+        import pyffish as _pyffish
+        import referee as _referee
+        pyffish, referee = _pyffish, _referee
+
+
+VARIANT_NAMES = ["shogi", "judkins", "yarishogi", "heian", "heian9x8", "heian8x9", "heian8x8"]
+
+
+class Stub:
+    def __init__(self, args):
+        self.args = args
+        self.rng = random.Random(args.seed)
+        self.variant = args.variant
+        self.variant_path = None
+        self.moves_played = 0
+        self.silent = False
+        self.position = (None, [])
+
+    def out(self, line):
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    def log(self, line):
+        if self.args.transcript:
+            with open(self.args.transcript, "a", encoding="utf-8") as f:
+                f.write(line + "\n")
+
+    # -- position --------------------------------------------------------------
+    def current(self):
+        """(variant, pyffish FEN) of the current position."""
+        load_modules()
+        if self.variant_path:
+            referee.init_pyffish(self.variant_path)
+        v = referee.get_variant(self.variant)
+        sfen, moves = self.position
+        board = referee.Board.from_sfen(sfen or v.start_sfen, v)
+        for m in moves:
+            board = board.apply(m)
+        return v, board.fen()
+
+    def choose(self):
+        v, fen = self.current()
+        if self.args.mode == "pawnmate" and v.drops:
+            for m in pyffish.legal_moves(v.name, fen, []):
+                if m.startswith("P@") and not pyffish.legal_moves(v.name, fen, [m]):
+                    return referee.move_from_fsf(m, v)
+        legal = referee.legal_fsf_moves(v, fen)
+        if not legal:
+            return "resign"
+        return referee.move_from_fsf(self.rng.choice(sorted(legal)), v)
+
+    def illegal_move(self):
+        v, fen = self.current()
+        legal = {referee.move_from_fsf(m, v) for m in referee.legal_fsf_moves(v, fen)}
+        for candidate in ("1a1a", "5e5d", "9a9b", "1i1h", "P*1a"):
+            if candidate not in legal:
+                return candidate
+        return "0000"
+
+    # -- commands --------------------------------------------------------------
+    def go(self):
+        misbehave = self.moves_played >= self.args.after
+        mode = self.args.mode
+        if misbehave and mode == "crash":
+            sys.exit(3)
+        if misbehave and mode == "hang":
+            self.silent = True
+            return
+        if mode == "slow":
+            time.sleep(self.args.delay / 1000.0)
+        if misbehave and mode == "resign":
+            move = "resign"
+        elif misbehave and mode == "win":
+            move = "win"
+        elif misbehave and mode == "illegal":
+            move = self.illegal_move()
+        else:
+            move = self.choose()
+        self.moves_played += 1
+        self.out(f"info depth 1 score cp 0 pv {move}")
+        self.out(f"bestmove {move}")
+
+    def handle(self, line):
+        self.log(line)
+        tokens = line.split()
+        if not tokens or self.silent:
+            return True
+        cmd = tokens[0]
+        if cmd == "usi":
+            self.out("id name Stub-" + self.args.mode)
+            self.out("id author test")
+            if not self.args.no_variant_option:
+                names = " ".join("var " + v for v in VARIANT_NAMES)
+                self.out(f"option name USI_Variant type combo default shogi {names}")
+                self.out("option name VariantPath type string default <empty>")
+            self.out("option name USI_Hash type spin default 16 min 1 max 1024")
+            self.out("usiok")
+        elif cmd == "isready":
+            load_modules()            # a real engine's set-up: not on the clock
+            self.out("readyok")
+        elif cmd == "setoption" and len(tokens) >= 5 and tokens[1] == "name":
+            name, value = tokens[2], " ".join(tokens[4:])
+            if name in ("USI_Variant", "UCI_Variant"):
+                self.variant = value
+            elif name == "VariantPath":
+                self.variant_path = value
+        elif cmd == "position":
+            if tokens[1] == "startpos":
+                sfen, rest = None, tokens[2:]
+            else:
+                end = tokens.index("moves") if "moves" in tokens else len(tokens)
+                sfen, rest = " ".join(tokens[2:end]), tokens[end:]
+            moves = rest[1:] if rest and rest[0] == "moves" else []
+            self.position = (sfen, moves)
+        elif cmd == "go":
+            self.go()
+        elif cmd == "quit":
+            return False
+        return True
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--mode", default="random",
+                   choices=["random", "illegal", "crash", "hang", "resign", "win",
+                            "pawnmate", "slow", "dead"])
+    p.add_argument("--after", type=int, default=0, help="own moves before misbehaving")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--delay", type=int, default=0, help="ms to sleep per move (slow)")
+    p.add_argument("--variant", default="shogi", help="variant if not set by USI_Variant")
+    p.add_argument("--no-variant-option", action="store_true")
+    p.add_argument("--transcript")
+    args = p.parse_args()
+    if args.mode == "dead":
+        sys.exit(5)
+    stub = Stub(args)
+    for line in sys.stdin:
+        if not stub.handle(line.strip()):
+            break
+
+
+if __name__ == "__main__":
+    main()
