@@ -1,17 +1,292 @@
-//! Static evaluation (PLACEHOLDER: material only; the real evaluation replaces it).
+//! Static evaluation: material on the board and in hand, piece-square terms
+//! (advancement, standing in the enemy camp), king safety (attacks and defenders
+//! around each king, open lines, drop squares), slider mobility and control of
+//! the promotion zone. Weights live in `params`; `EvalTables` resolves them per
+//! variant once.
 
-use crate::core::BitWord;
+pub mod params;
+
+use crate::core::{BitWord, Bitboard, Color, Direction, MAX_SQUARES};
 use crate::position::Position;
+use crate::variant::{Kind, Variant, MAX_HAND_KINDS, MAX_KINDS};
+use once_cell::sync::Lazy;
+use params::{KingWeights, VariantWeights};
+
+/// Value used for the king in exchanges.
+pub const KING_VALUE: i32 = 20_000;
+
+/// The weights of one variant resolved to arrays indexed by kind and square.
+pub struct EvalTables {
+    /// Value on the board per kind.
+    pub board: [i32; MAX_KINDS],
+    /// Value in hand per (base) kind.
+    pub hand: [i32; MAX_HAND_KINDS],
+    /// What capturing a kind swings in material (board value, plus the hand value
+    /// of its base kind in drop variants); used by exchange evaluation.
+    pub exchange: [i32; MAX_KINDS],
+    /// Gain of promoting each kind (0 if it cannot).
+    pub promotion_gain: [i32; MAX_KINDS],
+    mobility: [i32; MAX_KINDS],
+    king_attack: [i32; MAX_KINDS],
+    hand_threat: [i32; MAX_HAND_KINDS],
+    defend: [i32; MAX_KINDS],
+    pst: [[[i32; MAX_SQUARES]; MAX_KINDS]; 2],
+    king: KingWeights,
+    tempo: i32,
+    zone_control: i32,
+    few_pieces: i32,
+}
+
+impl EvalTables {
+    fn build(v: &'static Variant) -> EvalTables {
+        let wv: &VariantWeights = params::for_variant(v.name());
+        let mut et = EvalTables {
+            board: [0; MAX_KINDS],
+            hand: [0; MAX_HAND_KINDS],
+            exchange: [0; MAX_KINDS],
+            promotion_gain: [0; MAX_KINDS],
+            mobility: [0; MAX_KINDS],
+            king_attack: [0; MAX_KINDS],
+            hand_threat: [0; MAX_HAND_KINDS],
+            defend: [0; MAX_KINDS],
+            pst: [[[0; MAX_SQUARES]; MAX_KINDS]; 2],
+            king: wv.king,
+            tempo: wv.tempo,
+            zone_control: wv.zone_control,
+            few_pieces: wv.few_pieces,
+        };
+        let g = v.geometry();
+        let ranks = g.ranks as i32;
+        let zone_ranks = v.def.zone_ranks as i32;
+        for (ki, info) in v.kinds.iter().enumerate() {
+            let pw = wv
+                .pieces
+                .iter()
+                .find(|p| p.letter == info.letter && p.promoted == info.promoted);
+            let board = match pw {
+                Some(p) => p.board,
+                None if info.royal => 0,
+                None => params::POINT_VALUE * info.points.max(1) as i32,
+            };
+            et.board[ki] = board;
+            if ki < v.hand_kinds {
+                et.hand[ki] = pw.map_or(board, |p| p.hand.max(board));
+                et.hand_threat[ki] = pw.map_or(0, |p| p.hand_threat);
+            }
+            if let Some(p) = pw {
+                et.mobility[ki] = if info.movement.slides.is_empty() {
+                    0
+                } else {
+                    p.mobility
+                };
+                et.king_attack[ki] = p.king_attack;
+                et.defend[ki] = p.defend;
+            }
+            for c in Color::ALL {
+                for sq in g.all() {
+                    let r = g.rank_of(sq);
+                    // Ranks advanced from the own back rank.
+                    let rel = match c {
+                        Color::Black => ranks - 1 - r,
+                        Color::White => r,
+                    };
+                    let in_camp = rel >= ranks - zone_ranks;
+                    let mut s = 0;
+                    if info.royal {
+                        s -= wv.king.home_rank * rel.min(ranks / 2);
+                    } else if let Some(p) = pw {
+                        s += p.advance * rel.min(p.advance_cap);
+                        if in_camp {
+                            s += p.in_zone;
+                        }
+                    }
+                    et.pst[c.index()][ki][sq.index()] = s;
+                }
+            }
+        }
+        for (ki, info) in v.kinds.iter().enumerate() {
+            et.exchange[ki] = if info.royal {
+                KING_VALUE
+            } else if v.hand_kinds > 0 {
+                et.board[ki] + et.hand[info.base.index()]
+            } else {
+                et.board[ki]
+            };
+            if let Some(pk) = info.promotes_to {
+                et.promotion_gain[ki] = (et.board[pk.index()] - et.board[ki]).max(0);
+            }
+        }
+        et
+    }
+}
+
+static TABLES: Lazy<Vec<EvalTables>> =
+    Lazy::new(|| Variant::all().iter().map(EvalTables::build).collect());
+
+/// The evaluation tables of a built-in variant.
+pub fn tables(v: &'static Variant) -> &'static EvalTables {
+    let all = Variant::all();
+    let i = all
+        .iter()
+        .position(|x| std::ptr::eq(x, v))
+        .or_else(|| all.iter().position(|x| x.name() == v.name()))
+        .unwrap_or(0);
+    &TABLES[i]
+}
 
 /// Evaluation in centipawns from the side to move's point of view.
 pub fn evaluate<W: BitWord>(pos: &Position<W>) -> i32 {
-    let us = pos.side_to_move();
-    let v = pos.variant();
-    let mut s = 0;
-    for sq in pos.occupied() {
-        let p = pos.piece_at(sq);
-        let val = 100 * v.kind(p.kind()).points as i32;
-        s += if p.color() == us { val } else { -val };
+    evaluate_with(tables(pos.variant()), pos)
+}
+
+/// `evaluate` with the variant's tables already looked up.
+pub fn evaluate_with<W: BitWord>(et: &EvalTables, pos: &Position<W>) -> i32 {
+    let t = pos.tables();
+    let v = t.variant;
+    let occ = pos.occupied();
+    let king = v.king;
+    let ksq = [pos.king_square(Color::Black), pos.king_square(Color::White)];
+    let kzone = [
+        t.attacks(Color::Black, king, ksq[0], occ),
+        t.attacks(Color::White, king, ksq[1], occ),
+    ];
+    let mut score = [0i32; 2];
+    let mut attacked = [Bitboard::<W>::EMPTY; 2];
+    // Danger units against the king of each colour.
+    let mut danger = [0i32; 2];
+
+    for c in Color::ALL {
+        let ci = c.index();
+        let them = c.opp().index();
+        let own = pos.pieces_of(c);
+        for sq in own {
+            let k = pos.piece_at(sq).kind();
+            let ki = k.index();
+            score[ci] += et.board[ki] + et.pst[ci][ki][sq.index()];
+            if k == king {
+                continue;
+            }
+            let a = t.attacks(c, k, sq, occ);
+            attacked[ci] |= a;
+            if et.mobility[ki] != 0 {
+                score[ci] += et.mobility[ki] * (a & !own).count() as i32;
+            }
+            let hits = (a & kzone[them]).count() as i32;
+            danger[them] += et.king_attack[ki] * hits;
+            if et.defend[ki] != 0 && kzone[ci].has(sq) {
+                score[ci] += et.defend[ki];
+                danger[ci] -= et.king.defender;
+            }
+        }
+        let hand = pos.hand(c);
+        for hk in 0..v.hand_kinds {
+            let n = hand.count(Kind(hk as u8)) as i32;
+            if n > 0 {
+                score[ci] += n * et.hand[hk];
+                danger[them] += et.hand_threat[hk];
+            }
+        }
     }
-    s
+
+    for c in Color::ALL {
+        let ci = c.index();
+        let them = c.opp();
+        let ti = them.index();
+        let kw = &et.king;
+        let weak = kzone[ci] & attacked[ti] & !attacked[ci];
+        let mut u = danger[ci] + kw.weak_square * weak.count() as i32;
+        if v.hand_kinds > 0 && !pos.hand(them).is_empty() {
+            u += kw.drop_square * (weak & !occ).count() as i32;
+        }
+        if kw.open_line != 0 {
+            u += kw.open_line * open_lines(pos, ksq[ci], them, occ);
+        }
+        if u > 0 {
+            score[ci] -= (kw.linear * u + kw.quadratic * u * u / 256).min(kw.cap);
+        }
+        score[ci] += et.zone_control * (attacked[ci] & t.zone(c)).count() as i32;
+        if et.few_pieces != 0 {
+            let n = pos.pieces_of(c).count() as i32 - 1;
+            if n < 3 {
+                score[ci] -= et.few_pieces * (3 - n);
+            }
+        }
+    }
+
+    let us = pos.side_to_move().index();
+    score[us] - score[1 - us] + et.tempo
+}
+
+/// Empty squares on the lines out of `ksq` along which `them` has a slider able
+/// to come (on the board, or in hand).
+fn open_lines<W: BitWord>(
+    pos: &Position<W>,
+    ksq: crate::core::Square,
+    them: Color,
+    occ: Bitboard<W>,
+) -> i32 {
+    let t = pos.tables();
+    let v = t.variant;
+    let theirs = pos.pieces_of(them);
+    let hand = pos.hand(them);
+    let mut n = 0;
+    for d in Direction::ALL {
+        // Their pieces that slide from the far end of the ray towards the king.
+        let mut kinds = t.sliders_toward(them, d.opposite());
+        let mut present = false;
+        while kinds != 0 {
+            let k = Kind(kinds.trailing_zeros() as u8);
+            kinds &= kinds - 1;
+            if (k.index() < v.hand_kinds && hand.count(k) > 0)
+                || (pos.pieces_of_kind(k) & theirs).any()
+            {
+                present = true;
+                break;
+            }
+        }
+        if present {
+            n += (t.slide(d, ksq, occ) & !occ).count() as i32;
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_positions_are_balanced() {
+        for v in Variant::all() {
+            let mut pos = Position::<u128>::startpos(v);
+            let e = evaluate(&pos);
+            // Only the tempo separates the sides at the start.
+            assert_eq!(e, tables(v).tempo, "{}", v.name());
+            let m = pos.legal_moves()[0];
+            pos.do_move(m);
+            let _ = evaluate(&pos);
+        }
+    }
+
+    #[test]
+    fn hand_pieces_are_worth_more() {
+        for v in Variant::all() {
+            let et = tables(v);
+            for k in 0..v.hand_kinds {
+                assert!(et.hand[k] > et.board[k], "{} kind {k}", v.name());
+            }
+        }
+    }
+
+    #[test]
+    fn material_counts() {
+        let v = Variant::by_name("shogi").unwrap();
+        let base = Position::<u128>::startpos(v);
+        let up = Position::<u128>::from_sfen(
+            v,
+            "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b R 1",
+        )
+        .unwrap();
+        assert!(evaluate(&up) > evaluate(&base) + 800);
+    }
 }

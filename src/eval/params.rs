@@ -1,0 +1,466 @@
+//! Every evaluation weight, per variant, in one place (for a later tuning pass).
+//!
+//! Pieces are keyed by their SFEN letter and whether they are promoted, so a
+//! table reads like the rules. Units are centipawns. The evaluator turns these
+//! into per-kind arrays once per variant (`EvalTables`).
+
+/// Weights of one piece kind.
+#[derive(Copy, Clone, Debug)]
+pub struct PieceWeights {
+    /// SFEN letter of the unpromoted form.
+    pub letter: char,
+    /// Whether this is the promoted form.
+    pub promoted: bool,
+    /// Value on the board.
+    pub board: i32,
+    /// Value in hand (unpromoted kinds of drop variants; usually above `board`).
+    pub hand: i32,
+    /// Bonus per square the piece reaches (not occupied by its own side); sliders.
+    pub mobility: i32,
+    /// Bonus per rank advanced from its own back rank, up to `advance_cap` ranks.
+    pub advance: i32,
+    /// Ranks over which `advance` counts.
+    pub advance_cap: i32,
+    /// Bonus for standing in the enemy camp (promotion-zone pressure).
+    pub in_zone: i32,
+    /// King danger units per square of the enemy king's neighbourhood attacked.
+    pub king_attack: i32,
+    /// King danger units while held in hand by the attacker (drop threat).
+    pub hand_threat: i32,
+    /// Bonus for standing next to its own king (a defender).
+    pub defend: i32,
+}
+
+/// Defaults for a piece; tables override what matters.
+const fn w(letter: char, promoted: bool, board: i32, hand: i32) -> PieceWeights {
+    PieceWeights {
+        letter,
+        promoted,
+        board,
+        hand,
+        mobility: 0,
+        advance: 0,
+        advance_cap: 0,
+        in_zone: 0,
+        king_attack: 2,
+        hand_threat: 0,
+        defend: 0,
+    }
+}
+
+/// King safety weights. Danger units are summed per king and turned into a
+/// penalty `linear * u + quadratic * u * u / 256`, capped at `cap`.
+#[derive(Copy, Clone, Debug)]
+pub struct KingWeights {
+    /// Units per square next to the king attacked and defended by no other piece.
+    pub weak_square: i32,
+    /// Units per empty weak square next to the king while the attacker holds a piece
+    /// (a drop square).
+    pub drop_square: i32,
+    /// Units per empty square on the lines out of the king, when the attacker has
+    /// a slider on the board or in hand.
+    pub open_line: i32,
+    /// Units removed per defender next to the king (scaled by `PieceWeights::defend`).
+    pub defender: i32,
+    /// Linear coefficient of the penalty.
+    pub linear: i32,
+    /// Quadratic coefficient of the penalty (per 256).
+    pub quadratic: i32,
+    /// Largest penalty.
+    pub cap: i32,
+    /// Bonus per rank the king stays behind (on its own side of) the board's middle.
+    pub home_rank: i32,
+}
+
+/// All weights of one variant.
+#[derive(Copy, Clone, Debug)]
+pub struct VariantWeights {
+    /// The variant's USI name.
+    pub variant: &'static str,
+    /// One entry per piece kind of the variant (the king may be omitted).
+    pub pieces: &'static [PieceWeights],
+    /// King safety.
+    pub king: KingWeights,
+    /// Bonus for having the move.
+    pub tempo: i32,
+    /// Bonus per square of the enemy camp attacked.
+    pub zone_control: i32,
+    /// Penalty per missing piece when a side has fewer than three pieces besides
+    /// the king (Heian's bare-king rule makes that dangerous).
+    pub few_pieces: i32,
+}
+
+const SHOGI_KING: KingWeights = KingWeights {
+    weak_square: 4,
+    drop_square: 6,
+    open_line: 1,
+    defender: 3,
+    linear: 6,
+    quadratic: 14,
+    cap: 1600,
+    home_rank: 8,
+};
+
+const HEIAN_KING: KingWeights = KingWeights {
+    weak_square: 3,
+    drop_square: 0,
+    open_line: 1,
+    defender: 2,
+    linear: 5,
+    quadratic: 8,
+    cap: 900,
+    home_rank: 6,
+};
+
+/// Standard shogi.
+const SHOGI: &[PieceWeights] = &[
+    PieceWeights {
+        mobility: 4,
+        king_attack: 4,
+        hand_threat: 6,
+        ..w('R', false, 950, 1050)
+    },
+    PieceWeights {
+        mobility: 4,
+        king_attack: 3,
+        hand_threat: 5,
+        ..w('B', false, 800, 880)
+    },
+    PieceWeights {
+        king_attack: 4,
+        hand_threat: 5,
+        defend: 6,
+        ..w('G', false, 560, 620)
+    },
+    PieceWeights {
+        advance: 6,
+        advance_cap: 5,
+        king_attack: 3,
+        hand_threat: 4,
+        defend: 4,
+        ..w('S', false, 500, 550)
+    },
+    PieceWeights {
+        advance: 6,
+        advance_cap: 5,
+        in_zone: 10,
+        king_attack: 3,
+        hand_threat: 3,
+        ..w('N', false, 360, 420)
+    },
+    PieceWeights {
+        mobility: 2,
+        king_attack: 2,
+        hand_threat: 2,
+        ..w('L', false, 310, 360)
+    },
+    PieceWeights {
+        advance: 2,
+        advance_cap: 6,
+        king_attack: 1,
+        hand_threat: 1,
+        ..w('P', false, 90, 105)
+    },
+    PieceWeights {
+        king_attack: 0,
+        ..w('K', false, 0, 0)
+    },
+    PieceWeights {
+        mobility: 3,
+        king_attack: 5,
+        ..w('R', true, 1300, 0)
+    },
+    PieceWeights {
+        mobility: 3,
+        king_attack: 4,
+        defend: 6,
+        ..w('B', true, 1050, 0)
+    },
+    PieceWeights {
+        king_attack: 4,
+        defend: 3,
+        ..w('S', true, 540, 0)
+    },
+    PieceWeights {
+        king_attack: 4,
+        defend: 3,
+        ..w('N', true, 540, 0)
+    },
+    PieceWeights {
+        king_attack: 4,
+        defend: 3,
+        ..w('L', true, 540, 0)
+    },
+    PieceWeights {
+        king_attack: 4,
+        defend: 3,
+        advance: 4,
+        advance_cap: 9,
+        ..w('P', true, 520, 0)
+    },
+];
+
+/// Judkins shogi (6x6): shogi without the lance, majors a little weaker.
+const JUDKINS: &[PieceWeights] = &[
+    PieceWeights {
+        mobility: 4,
+        king_attack: 4,
+        hand_threat: 6,
+        ..w('R', false, 850, 950)
+    },
+    PieceWeights {
+        mobility: 4,
+        king_attack: 3,
+        hand_threat: 5,
+        ..w('B', false, 700, 780)
+    },
+    PieceWeights {
+        king_attack: 4,
+        hand_threat: 5,
+        defend: 6,
+        ..w('G', false, 560, 620)
+    },
+    PieceWeights {
+        advance: 6,
+        advance_cap: 3,
+        king_attack: 3,
+        hand_threat: 4,
+        defend: 4,
+        ..w('S', false, 500, 560)
+    },
+    PieceWeights {
+        advance: 6,
+        advance_cap: 3,
+        king_attack: 3,
+        hand_threat: 3,
+        ..w('N', false, 380, 440)
+    },
+    PieceWeights {
+        advance: 2,
+        advance_cap: 4,
+        king_attack: 1,
+        hand_threat: 1,
+        ..w('P', false, 100, 120)
+    },
+    PieceWeights {
+        king_attack: 0,
+        ..w('K', false, 0, 0)
+    },
+    PieceWeights {
+        mobility: 3,
+        king_attack: 5,
+        ..w('R', true, 1150, 0)
+    },
+    PieceWeights {
+        mobility: 3,
+        king_attack: 4,
+        defend: 6,
+        ..w('B', true, 950, 0)
+    },
+    PieceWeights {
+        king_attack: 4,
+        defend: 3,
+        ..w('S', true, 560, 0)
+    },
+    PieceWeights {
+        king_attack: 4,
+        defend: 3,
+        ..w('N', true, 560, 0)
+    },
+    PieceWeights {
+        king_attack: 4,
+        defend: 3,
+        ..w('P', true, 560, 0)
+    },
+];
+
+/// Yari shogi (7x9): forward-sliding pieces.
+const YARISHOGI: &[PieceWeights] = &[
+    PieceWeights {
+        mobility: 4,
+        king_attack: 4,
+        hand_threat: 5,
+        ..w('R', false, 700, 780)
+    },
+    PieceWeights {
+        mobility: 3,
+        advance: 3,
+        advance_cap: 5,
+        king_attack: 3,
+        hand_threat: 4,
+        ..w('B', false, 450, 510)
+    },
+    PieceWeights {
+        mobility: 3,
+        advance: 3,
+        advance_cap: 5,
+        king_attack: 3,
+        hand_threat: 4,
+        ..w('N', false, 400, 460)
+    },
+    PieceWeights {
+        advance: 3,
+        advance_cap: 6,
+        king_attack: 1,
+        hand_threat: 1,
+        ..w('P', false, 100, 115)
+    },
+    PieceWeights {
+        king_attack: 0,
+        ..w('K', false, 0, 0)
+    },
+    PieceWeights {
+        mobility: 4,
+        king_attack: 5,
+        ..w('R', true, 1000, 0)
+    },
+    PieceWeights {
+        mobility: 1,
+        king_attack: 4,
+        defend: 5,
+        ..w('B', true, 560, 0)
+    },
+    PieceWeights {
+        mobility: 1,
+        king_attack: 4,
+        defend: 5,
+        ..w('N', true, 560, 0)
+    },
+    PieceWeights {
+        mobility: 1,
+        king_attack: 3,
+        defend: 3,
+        ..w('P', true, 430, 0)
+    },
+];
+
+/// Heian shogi (every size): no drops, captures are permanent, promotion to gold
+/// is a large gain.
+const HEIAN: &[PieceWeights] = &[
+    PieceWeights {
+        king_attack: 4,
+        defend: 6,
+        ..w('G', false, 520, 0)
+    },
+    PieceWeights {
+        advance: 6,
+        advance_cap: 5,
+        in_zone: 20,
+        king_attack: 3,
+        defend: 4,
+        ..w('S', false, 450, 0)
+    },
+    PieceWeights {
+        advance: 8,
+        advance_cap: 6,
+        in_zone: 30,
+        king_attack: 3,
+        ..w('N', false, 300, 0)
+    },
+    PieceWeights {
+        mobility: 3,
+        advance: 4,
+        advance_cap: 6,
+        in_zone: 30,
+        king_attack: 2,
+        ..w('L', false, 300, 0)
+    },
+    PieceWeights {
+        advance: 8,
+        advance_cap: 6,
+        in_zone: 20,
+        king_attack: 1,
+        ..w('P', false, 100, 0)
+    },
+    PieceWeights {
+        king_attack: 0,
+        ..w('K', false, 0, 0)
+    },
+    PieceWeights {
+        king_attack: 4,
+        defend: 4,
+        ..w('S', true, 510, 0)
+    },
+    PieceWeights {
+        king_attack: 4,
+        defend: 4,
+        ..w('N', true, 510, 0)
+    },
+    PieceWeights {
+        king_attack: 4,
+        defend: 4,
+        ..w('L', true, 510, 0)
+    },
+    PieceWeights {
+        king_attack: 4,
+        defend: 4,
+        ..w('P', true, 500, 0)
+    },
+];
+
+const fn heian(variant: &'static str) -> VariantWeights {
+    VariantWeights {
+        variant,
+        pieces: HEIAN,
+        king: HEIAN_KING,
+        tempo: 20,
+        zone_control: 2,
+        few_pieces: 150,
+    }
+}
+
+/// The weights of every built-in variant.
+pub const VARIANTS: &[VariantWeights] = &[
+    VariantWeights {
+        variant: "shogi",
+        pieces: SHOGI,
+        king: SHOGI_KING,
+        tempo: 30,
+        zone_control: 2,
+        few_pieces: 0,
+    },
+    VariantWeights {
+        variant: "judkins",
+        pieces: JUDKINS,
+        king: SHOGI_KING,
+        tempo: 30,
+        zone_control: 3,
+        few_pieces: 0,
+    },
+    VariantWeights {
+        variant: "yarishogi",
+        pieces: YARISHOGI,
+        king: KingWeights {
+            open_line: 1,
+            ..SHOGI_KING
+        },
+        tempo: 25,
+        zone_control: 2,
+        few_pieces: 0,
+    },
+    heian("heian"),
+    heian("heian9x8"),
+    heian("heian8x9"),
+    heian("heian8x8"),
+];
+
+/// Weights used for a variant without its own table.
+pub const FALLBACK: VariantWeights = VariantWeights {
+    variant: "",
+    pieces: &[],
+    king: SHOGI_KING,
+    tempo: 20,
+    zone_control: 2,
+    few_pieces: 0,
+};
+
+/// Value of a kind without a table entry: 100 per impasse point.
+pub const POINT_VALUE: i32 = 100;
+
+/// The weights for a variant name.
+pub fn for_variant(name: &str) -> &'static VariantWeights {
+    VARIANTS
+        .iter()
+        .find(|v| v.variant.eq_ignore_ascii_case(name))
+        .unwrap_or(&FALLBACK)
+}

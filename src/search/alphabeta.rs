@@ -1,0 +1,774 @@
+//! The tree search: principal variation search with a transposition table,
+//! null-move pruning, reverse futility, late move reductions and pruning,
+//! futility and SEE pruning, check extension, mate-distance pruning, and a
+//! quiescence search over captures and promotions (all evasions when in check).
+//! The game rules apply at every node: no legal move loses, repetition (the
+//! perpetual checker loses), Heian's bare king, the entering-king declaration
+//! and MaxMovesToDraw.
+
+use super::history::{self, piece_slot};
+use super::movegen::{discoverers, generate_captures, gives_check, is_legal};
+use super::params::*;
+use super::see::{captured_value, see_ge};
+use super::{Bound, Ctx, Search, NO_EVAL};
+use crate::core::BitWord;
+use crate::eval::evaluate_with;
+use crate::position::{Move, Position, Repetition};
+use arrayvec::ArrayVec;
+
+/// Move picker stages.
+const STAGE_TT: u8 = 0;
+const STAGE_GENERATE: u8 = 1;
+const STAGE_PICK: u8 = 2;
+const STAGE_QUIESCENCE: u8 = 3;
+
+/// Ordering score bands.
+const SCORE_TT: i32 = 1 << 30;
+const SCORE_GOOD_TACTICAL: i32 = 1 << 28;
+const SCORE_KILLER: i32 = 1 << 27;
+const SCORE_COUNTER: i32 = SCORE_KILLER - 2;
+const SCORE_BAD_TACTICAL: i32 = -(1 << 28);
+
+/// Picks after which the rest of the list is sorted once instead of selected.
+const SELECT_PICKS: usize = 6;
+
+/// A mate score made relative to the node for storing.
+#[inline]
+fn value_to_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v + ply as i32
+    } else if v <= -MATE_BOUND {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+/// A stored mate score made relative to the root again.
+#[inline]
+fn value_from_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v - ply as i32
+    } else if v <= -MATE_BOUND {
+        v + ply as i32
+    } else {
+        v
+    }
+}
+
+#[inline(always)]
+fn pack(score: i32, m: Move) -> i64 {
+    ((score as i64) << 16) | m.raw() as i64
+}
+
+#[inline(always)]
+fn unpack(x: i64) -> Move {
+    Move::from_raw((x & 0xffff) as u16)
+}
+
+impl<W: BitWord> Search<W> {
+    /// The score the game rules give this (non-root) node, if they end the game
+    /// or the line here.
+    #[inline]
+    fn rule_score(&self, cx: &Ctx, pos: &Position<W>, ply: usize) -> Option<i32> {
+        if pos.bare_king_loss() {
+            return Some(-MATE + ply as i32);
+        }
+        let key = pos.hash();
+        let verdict = if self.in_tree_repetition(ply, key) {
+            pos.repetition_at(2)
+        } else if self.in_game_filter(key) {
+            pos.repetition()
+        } else {
+            Repetition::None
+        };
+        match verdict {
+            Repetition::None => {}
+            Repetition::Draw => return Some(DRAW),
+            Repetition::Win => return Some(RULE_WIN - ply as i32),
+            Repetition::Loss => return Some(-RULE_WIN + ply as i32),
+        }
+        let max = cx.opts.max_moves_to_draw;
+        if max > 0 && pos.game_ply() >= max {
+            return Some(DRAW);
+        }
+        if cx.opts.declaration && pos.can_declare() {
+            return Some(MATE - ply as i32);
+        }
+        None
+    }
+
+    /// Whether the position at `ply` occurred earlier in the search path (no
+    /// null move in between).
+    #[inline]
+    fn in_tree_repetition(&self, ply: usize, key: u64) -> bool {
+        let mut j = ply;
+        while j >= 2 {
+            if self.frames[j - 1].mv.is_none() || self.frames[j - 2].mv.is_none() {
+                return false;
+            }
+            j -= 2;
+            if self.frames[j].key == key {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Ordering score of a move (not the hash move).
+    #[inline]
+    pub(super) fn score_move(&self, pos: &Position<W>, ply: usize, m: Move, counter: Move) -> i32 {
+        let et = self.et;
+        let victim = captured_value(pos, et, m);
+        if victim > 0 || m.is_promotion() {
+            let mover = if m.is_drop() {
+                m.drop_kind()
+            } else {
+                pos.piece_at(m.from()).kind()
+            };
+            let mut gain = victim;
+            if m.is_promotion() {
+                gain += et.promotion_gain[mover.index()];
+            }
+            let order = gain * 8 - et.exchange[mover.index()] / 64;
+            return if see_ge(pos, et, m, 0) {
+                SCORE_GOOD_TACTICAL + order
+            } else {
+                SCORE_BAD_TACTICAL + order
+            };
+        }
+        let f = &self.frames[ply];
+        if m == f.killers[0] {
+            SCORE_KILLER
+        } else if m == f.killers[1] {
+            SCORE_KILLER - 1
+        } else if m == counter {
+            SCORE_COUNTER
+        } else {
+            self.history.get(piece_slot(pos, m), m)
+        }
+    }
+
+    /// Prepares the picker of `ply`.
+    #[inline]
+    fn start_moves(&mut self, ply: usize, tt_move: Move) {
+        let f = &mut self.frames[ply];
+        f.tt_move = tt_move;
+        f.stage = STAGE_TT;
+        f.cursor = 0;
+        f.len = 0;
+        f.sorted = false;
+    }
+
+    /// The next move of the picker of `ply`, best first.
+    fn next_move(&mut self, pos: &Position<W>, ply: usize) -> Option<Move> {
+        loop {
+            match self.frames[ply].stage {
+                STAGE_TT => {
+                    self.frames[ply].stage = STAGE_GENERATE;
+                    let m = self.frames[ply].tt_move;
+                    if !m.is_none() {
+                        return Some(m);
+                    }
+                }
+                STAGE_GENERATE => {
+                    self.scratch.clear();
+                    pos.generate_into(&mut self.scratch);
+                    let tt_move = self.frames[ply].tt_move;
+                    let counter = if ply > 0 && !self.frames[ply - 1].mv.is_none() {
+                        let p = &self.frames[ply - 1];
+                        self.history.counter(p.slot, p.mv)
+                    } else {
+                        Move::NONE
+                    };
+                    let mut n = 0;
+                    for i in 0..self.scratch.len() {
+                        let m = self.scratch[i];
+                        if m == tt_move {
+                            continue;
+                        }
+                        let s = self.score_move(pos, ply, m, counter);
+                        self.lists[ply][n] = pack(s, m);
+                        n += 1;
+                    }
+                    let f = &mut self.frames[ply];
+                    f.len = n;
+                    f.cursor = 0;
+                    f.stage = STAGE_PICK;
+                }
+                _ => return self.pick(ply),
+            }
+        }
+    }
+
+    /// Selects the best remaining move of the list of `ply`.
+    #[inline]
+    fn pick(&mut self, ply: usize) -> Option<Move> {
+        let f = &mut self.frames[ply];
+        let (cursor, len) = (f.cursor, f.len);
+        if cursor >= len {
+            return None;
+        }
+        let list = &mut self.lists[ply];
+        if !f.sorted {
+            if cursor >= SELECT_PICKS {
+                list[cursor..len].sort_unstable_by(|a, b| b.cmp(a));
+                f.sorted = true;
+            } else {
+                let mut best = cursor;
+                for i in cursor + 1..len {
+                    if list[i] > list[best] {
+                        best = i;
+                    }
+                }
+                list.swap(cursor, best);
+            }
+        }
+        f.cursor += 1;
+        Some(unpack(list[cursor]))
+    }
+
+    /// Updates killers, counter-move and history after a quiet move caused a
+    /// cutoff; the other quiet moves tried are penalised.
+    fn update_quiet_stats(
+        &mut self,
+        pos: &Position<W>,
+        ply: usize,
+        m: Move,
+        depth: i32,
+        tried: &[Move],
+    ) {
+        let f = &mut self.frames[ply];
+        if f.killers[0] != m {
+            f.killers[1] = f.killers[0];
+            f.killers[0] = m;
+        }
+        if ply > 0 && !self.frames[ply - 1].mv.is_none() {
+            let p = self.frames[ply - 1];
+            self.history.set_counter(p.slot, p.mv, m);
+        }
+        let b = history::bonus(depth);
+        self.history.update(piece_slot(pos, m), m, b);
+        for &q in tried {
+            self.history.update(piece_slot(pos, q), q, -b);
+        }
+    }
+
+    /// Stores the line `m` + the child's line as the line of `ply`.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1];
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line[0] = m;
+        let n = child_len.min(MAX_PLY);
+        line[1..=n].copy_from_slice(&tail[0][..n]);
+        self.pv_len[ply] = n + 1;
+    }
+
+    /// Principal variation search to `depth` from `ply`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn search(
+        &mut self,
+        cx: &mut Ctx,
+        pos: &mut Position<W>,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        if depth <= 0 {
+            return self.qsearch(cx, pos, alpha, beta, ply);
+        }
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        if self.check_stop(cx) {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        let key = pos.hash();
+        self.frames[ply].key = key;
+        let in_check = pos.in_check();
+        if !root {
+            if let Some(v) = self.rule_score(cx, pos, ply) {
+                return v;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check {
+                    DRAW
+                } else {
+                    evaluate_with(self.et, pos)
+                };
+            }
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // Check extension: a node in check is searched one ply deeper.
+        if in_check && ply < 2 * self.root_depth as usize + 8 {
+            depth += 1;
+        }
+
+        let hit = cx.tt.probe(key);
+        let tt_value = hit.map_or(NO_EVAL, |h| value_from_tt(h.value, ply));
+        let mut tt_move = if root {
+            self.root_moves[self.pv_idx].mv
+        } else {
+            hit.map_or(Move::NONE, |h| h.mv)
+        };
+        if !root && !tt_move.is_none() && !is_legal(pos, tt_move) {
+            tt_move = Move::NONE;
+        }
+        if !pv_node {
+            if let Some(h) = hit {
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => tt_value >= beta,
+                    Bound::Upper => tt_value <= alpha,
+                    Bound::None => false,
+                };
+                if h.depth >= depth && cut {
+                    return tt_value;
+                }
+            }
+        }
+
+        // Static evaluation.
+        let (raw_eval, eval) = if in_check {
+            (NO_EVAL, NO_EVAL)
+        } else {
+            let raw = match hit {
+                Some(h) if h.eval != NO_EVAL && h.eval.abs() < MATE_BOUND => h.eval,
+                _ => evaluate_with(self.et, pos),
+            };
+            let mut e = raw;
+            if let Some(h) = hit {
+                if tt_value.abs() < MATE_BOUND
+                    && ((h.bound == Bound::Lower && tt_value > e)
+                        || (h.bound == Bound::Upper && tt_value < e))
+                {
+                    e = tt_value;
+                }
+            }
+            (raw, e)
+        };
+        self.frames[ply].eval = raw_eval;
+        let improving = !in_check
+            && ply >= 2
+            && self.frames[ply - 2].eval != NO_EVAL
+            && raw_eval > self.frames[ply - 2].eval;
+        self.frames[ply + 2].killers = [Move::NONE; 2];
+
+        if !pv_node && !in_check && !root {
+            // Reverse futility pruning.
+            if depth <= RFP_DEPTH
+                && eval.abs() < MATE_BOUND
+                && beta.abs() < MATE_BOUND
+                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+            {
+                return eval;
+            }
+            // Null move pruning.
+            if depth >= NMP_DEPTH
+                && eval >= beta
+                && beta.abs() < MATE_BOUND
+                && !self.frames[ply - 1].mv.is_none()
+                && self.has_material_for_null(pos)
+            {
+                let r = NMP_BASE + depth / NMP_DIVISOR + ((eval - beta) / 200).min(3);
+                self.frames[ply].mv = Move::NONE;
+                pos.do_null_move();
+                let v = -self.search(cx, pos, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                pos.undo_null_move();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= MATE_BOUND { beta } else { v };
+                }
+            }
+        }
+
+        // Internal iterative reduction: no hash move, so this node was not
+        // searched before; spend less on it.
+        if depth >= IIR_DEPTH && tt_move.is_none() && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        let disc = discoverers(pos);
+        self.start_moves(ply, tt_move);
+        let mut best = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut move_count = 0usize;
+        let mut skip_quiets = false;
+        let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        let killers = self.frames[ply].killers;
+        let mut root_index = self.pv_idx;
+
+        loop {
+            let m = if root {
+                if root_index >= self.root_moves.len() {
+                    break;
+                }
+                root_index += 1;
+                self.root_moves[root_index - 1].mv
+            } else {
+                match self.next_move(pos, ply) {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            move_count += 1;
+            let capture = !m.is_drop() && pos.piece_at(m.to()).is_some();
+            let quiet = !capture && !m.is_promotion();
+            let check = gives_check(pos, disc, m);
+
+            if !root && best > -MATE_BOUND {
+                let r = self.lmr[depth.min(63) as usize][move_count.min(63)];
+                let lmr_depth = (depth - 1 - r).max(0);
+                if quiet && !check {
+                    if skip_quiets {
+                        continue;
+                    }
+                    if depth <= LMP_DEPTH
+                        && move_count as i32 >= (LMP_BASE + depth * depth) / (2 - improving as i32)
+                    {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    if !in_check
+                        && lmr_depth <= FUTILITY_DEPTH
+                        && eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha
+                    {
+                        continue;
+                    }
+                    if lmr_depth <= SEE_DEPTH
+                        && !see_ge(pos, self.et, m, -SEE_QUIET * lmr_depth * lmr_depth)
+                    {
+                        continue;
+                    }
+                } else if !quiet
+                    && !check
+                    && depth <= SEE_DEPTH
+                    && !see_ge(pos, self.et, m, -SEE_CAPTURE * depth)
+                {
+                    continue;
+                }
+            }
+
+            let new_depth = depth - 1;
+            self.frames[ply].mv = m;
+            self.frames[ply].slot = piece_slot(pos, m);
+            let hist = if quiet {
+                self.history.get(self.frames[ply].slot, m)
+            } else {
+                0
+            };
+            pos.do_move(m);
+            cx.tt.prefetch(pos.hash());
+
+            let mut v = -INFINITE;
+            let mut full = !pv_node || move_count > 1;
+            if depth >= 3 && move_count > 1 + root as usize && (quiet || !pv_node) {
+                let mut r = self.lmr[depth.min(63) as usize][move_count.min(63)];
+                if pv_node {
+                    r -= 1;
+                }
+                if cut_node {
+                    r += 1;
+                }
+                if !improving {
+                    r += 1;
+                }
+                if check || in_check {
+                    r -= 1;
+                }
+                if m == killers[0] || m == killers[1] {
+                    r -= 1;
+                }
+                if quiet {
+                    r -= hist / 6000;
+                } else {
+                    r -= 1;
+                }
+                let d = (new_depth - r).clamp(1, new_depth.max(1));
+                v = -self.search(cx, pos, -alpha - 1, -alpha, d, ply + 1, true);
+                full = v > alpha && d < new_depth;
+            }
+            if full {
+                v = -self.search(cx, pos, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            }
+            if pv_node && (move_count == 1 || v > alpha) {
+                v = -self.search(cx, pos, -beta, -alpha, new_depth, ply + 1, false);
+            }
+            pos.undo_move();
+            if self.stopped {
+                return 0;
+            }
+
+            if root {
+                let seldepth = self.seldepth;
+                let child_len = self.pv_len[1];
+                let line: ArrayVec<Move, { MAX_PLY + 1 }> =
+                    self.pv[1][..child_len].iter().copied().collect();
+                let rm = self
+                    .root_moves
+                    .iter_mut()
+                    .find(|r| r.mv == m)
+                    .expect("a root move");
+                if move_count == 1 || v > alpha {
+                    rm.score = v;
+                    rm.seldepth = seldepth;
+                    rm.pv.clear();
+                    rm.pv.push(m);
+                    rm.pv.extend_from_slice(&line);
+                } else {
+                    rm.score = -INFINITE;
+                }
+            }
+
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+            if m != best_move && quiet && !quiets.is_full() {
+                quiets.push(m);
+            }
+        }
+
+        if move_count == 0 {
+            // No legal move: a loss, in check or not.
+            return -MATE + ply as i32;
+        }
+        if best >= beta && !best_move.is_none() {
+            let bm_quiet = best_move.is_drop()
+                || (pos.piece_at(best_move.to()).is_none() && !best_move.is_promotion());
+            if bm_quiet {
+                self.update_quiet_stats(pos, ply, best_move, depth, &quiets);
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv_node && !best_move.is_none() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        cx.tt.store(
+            key,
+            best_move,
+            value_to_tt(best, ply),
+            raw_eval,
+            depth,
+            bound,
+        );
+        best
+    }
+
+    /// Whether a null move is safe enough: not a bare endgame where zugzwang
+    /// is likely.
+    #[inline]
+    fn has_material_for_null(&self, pos: &Position<W>) -> bool {
+        let us = pos.side_to_move();
+        pos.pieces_of(us).count() >= 4 || !pos.hand(us).is_empty()
+    }
+
+    /// Quiescence search: captures and pawn promotions, or every evasion when in
+    /// check.
+    pub(super) fn qsearch(
+        &mut self,
+        cx: &mut Ctx,
+        pos: &mut Position<W>,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        if self.check_stop(cx) {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        let key = pos.hash();
+        self.frames[ply].key = key;
+        if pos.bare_king_loss() {
+            return -MATE + ply as i32;
+        }
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check {
+                DRAW
+            } else {
+                evaluate_with(self.et, pos)
+            };
+        }
+        let hit = cx.tt.probe(key);
+        let tt_value = hit.map_or(NO_EVAL, |h| value_from_tt(h.value, ply));
+        if !pv_node {
+            if let Some(h) = hit {
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => tt_value >= beta,
+                    Bound::Upper => tt_value <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return tt_value;
+                }
+            }
+        }
+        let tt_move = hit.map_or(Move::NONE, |h| h.mv);
+
+        let mut best;
+        let raw_eval;
+        let stand_pat;
+        if in_check {
+            best = -INFINITE;
+            raw_eval = NO_EVAL;
+            stand_pat = NO_EVAL;
+        } else {
+            raw_eval = match hit {
+                Some(h) if h.eval != NO_EVAL && h.eval.abs() < MATE_BOUND => h.eval,
+                _ => evaluate_with(self.et, pos),
+            };
+            let mut e = raw_eval;
+            if let Some(h) = hit {
+                if tt_value.abs() < MATE_BOUND
+                    && ((h.bound == Bound::Lower && tt_value > e)
+                        || (h.bound == Bound::Upper && tt_value < e))
+                {
+                    e = tt_value;
+                }
+            }
+            stand_pat = e;
+            if stand_pat >= beta {
+                if hit.is_none() {
+                    cx.tt.store(
+                        key,
+                        Move::NONE,
+                        value_to_tt(stand_pat, ply),
+                        raw_eval,
+                        -1,
+                        Bound::Lower,
+                    );
+                }
+                return stand_pat;
+            }
+            if stand_pat > alpha {
+                alpha = stand_pat;
+            }
+            best = stand_pat;
+        }
+
+        // Generate and score.
+        self.scratch.clear();
+        if in_check {
+            pos.generate_into(&mut self.scratch);
+        } else {
+            generate_captures(pos, self.et, &mut self.scratch);
+        }
+        let n = self.scratch.len();
+        for i in 0..n {
+            let m = self.scratch[i];
+            let s = if m == tt_move {
+                SCORE_TT
+            } else if in_check {
+                self.score_move(pos, ply, m, Move::NONE)
+            } else {
+                let mover = pos.piece_at(m.from()).kind();
+                let mut gain = captured_value(pos, self.et, m);
+                if m.is_promotion() {
+                    gain += self.et.promotion_gain[mover.index()];
+                }
+                gain * 8 - self.et.exchange[mover.index()] / 64
+            };
+            self.lists[ply][i] = pack(s, m);
+        }
+        {
+            let f = &mut self.frames[ply];
+            f.stage = STAGE_QUIESCENCE;
+            f.cursor = 0;
+            f.len = n;
+            f.sorted = false;
+        }
+        if in_check && n == 0 {
+            return -MATE + ply as i32;
+        }
+
+        let mut best_move = Move::NONE;
+        while let Some(m) = self.pick(ply) {
+            if !in_check {
+                let gain = captured_value(pos, self.et, m)
+                    + if m.is_promotion() {
+                        self.et.promotion_gain[pos.piece_at(m.from()).kind().index()]
+                    } else {
+                        0
+                    };
+                if stand_pat + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                if !see_ge(pos, self.et, m, 0) {
+                    continue;
+                }
+            }
+            self.frames[ply].mv = m;
+            self.frames[ply].slot = piece_slot(pos, m);
+            pos.do_move(m);
+            let v = -self.qsearch(cx, pos, -beta, -alpha, ply + 1);
+            pos.undo_move();
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv_node && !best_move.is_none() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let depth = if in_check { 0 } else { -1 };
+        cx.tt.store(
+            key,
+            best_move,
+            value_to_tt(best, ply),
+            raw_eval,
+            depth,
+            bound,
+        );
+        best
+    }
+}
