@@ -131,7 +131,8 @@ class Stub:
             self.out("option name USI_Hash type spin default 16 min 1 max 1024")
             self.out("usiok")
         elif cmd == "isready":
-            load_modules()            # a real engine's set-up: not on the clock
+            if self.args.after > 0 or self.args.mode in ("random", "illegal", "pawnmate", "slow"):
+                load_modules()        # a real engine's set-up: not on the clock
             self.out("readyok")
         elif cmd == "setoption" and len(tokens) >= 5 and tokens[1] == "name":
             name, value = tokens[2], " ".join(tokens[4:])
@@ -147,6 +148,8 @@ class Stub:
                 sfen, rest = " ".join(tokens[2:end]), tokens[end:]
             moves = rest[1:] if rest and rest[0] == "moves" else []
             self.position = (sfen, moves)
+        elif cmd == "usinewgame":
+            self.moves_played = 0       # --after counts the moves of each game
         elif cmd == "go":
             self.go()
         elif cmd == "quit":

@@ -1,0 +1,74 @@
+"""Shared helpers for the match-runner tests: paths, running match.py, reading output."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+
+import pytest
+
+TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS_DIR = os.path.dirname(TESTS_DIR)
+REPO_ROOT = os.path.dirname(SCRIPTS_DIR)
+MATCH = os.path.join(SCRIPTS_DIR, "match.py")
+STUB = os.path.join(TESTS_DIR, "stubs", "stub_engine.py")
+PERFT_DIR = "/work/shared/reference/perft"
+
+if SCRIPTS_DIR not in sys.path:
+    sys.path.insert(0, SCRIPTS_DIR)
+
+SCORE_RE = re.compile(r"^Score of (.+) vs (.+): (\d+) - (\d+) - (\d+)  \[(\d\.\d{3})\] (\d+)$")
+ELO_RE = re.compile(r"^Elo difference: (-?[\d.]+|-?inf|nan) \+/- ([\d.]+|inf|nan)$")
+
+
+def stub(*extra: str) -> str:
+    """Command line of the stub engine with extra arguments."""
+    return " ".join([sys.executable, STUB, *extra])
+
+
+@dataclass
+class MatchRun:
+    returncode: int
+    stdout: str
+    stderr: str
+    records: list
+
+    @property
+    def score(self):
+        """(wins, losses, draws, score, games) of engine 1 from the cutechess line."""
+        m = SCORE_RE.match(self.stdout.strip().splitlines()[-2])
+        assert m, self.stdout
+        return int(m[3]), int(m[4]), int(m[5]), float(m[6]), int(m[7])
+
+    def line(self, prefix: str) -> str:
+        for line in self.stdout.splitlines():
+            if line.startswith(prefix):
+                return line
+        raise AssertionError(f"no line starting with {prefix!r} in:\n{self.stdout}")
+
+
+@pytest.fixture
+def run_match(tmp_path):
+    """Run match.py with the given arguments; records go to a temporary file."""
+    counter = [0]
+
+    def run(*args: str, timeout: float = 120, check: bool = True) -> MatchRun:
+        counter[0] += 1
+        records = tmp_path / f"records{counter[0]}.jsonl"
+        cmd = [sys.executable, MATCH, *args, "--records", str(records)]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                              cwd=REPO_ROOT)
+        recs = []
+        if records.exists():
+            recs = [json.loads(line) for line in records.read_text().splitlines() if line]
+        result = MatchRun(proc.returncode, proc.stdout, proc.stderr, recs)
+        if check:
+            assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+            lines = proc.stdout.strip().splitlines()
+            assert SCORE_RE.match(lines[-2]), proc.stdout
+            assert ELO_RE.match(lines[-1]), proc.stdout
+        return result
+
+    return run

@@ -1,0 +1,311 @@
+"""match.py end to end against stub engines: misbehaving engines are caught and scored,
+time controls forfeit, openings and records, options, SPRT, a short match per variant."""
+
+import os
+import re
+
+import pytest
+
+import match
+import referee as R
+from conftest import stub
+
+VALID_REASONS = {"checkmate", "stalemate", "repetition", "perpetual check", "bare king",
+                 "declaration", "false declaration", "impasse", "move cap", "illegal move",
+                 "time forfeit", "crash", "stalled", "resign"}
+
+
+def replay(record):
+    """Replay a record with a fresh referee; check its final position and result."""
+    ref = R.Referee(record["variant"], record["start_sfen"], record["moves"])
+    assert ref.sfen == record["end_sfen"]
+    return ref
+
+
+# --------------------------------------------------------------------------- random games
+
+@pytest.mark.parametrize("variant", list(R.VARIANTS))
+def test_short_random_match_per_variant(run_match, variant):
+    run = run_match("--variant", variant, "--engine", stub("--seed", "1"),
+                    "--engine", stub("--seed", "2"), "--name", "A", "--name", "B",
+                    "--games", "2", "--depth", "1", "--max-plies", "80",
+                    "--concurrency", "2", "--crosscheck", "--seed", "7")
+    wins, losses, draws, score, games = run.score
+    assert games == 2 and wins + losses + draws == 2
+    assert score == pytest.approx((wins + draws / 2) / 2)
+    assert len(run.records) == 2
+    assert run.line("Illegal moves:") == "Illegal moves: A 0, B 0"
+    assert run.line("Crashes:") == "Crashes: A 0, B 0"
+    first, second = sorted(run.records, key=lambda r: r["game"])
+    assert first["black"] == "A" and second["black"] == "B"       # colours swapped
+    assert first["start_sfen"] == second["start_sfen"] == R.VARIANTS[variant].start_sfen
+    assert first["moves"][:4] == second["moves"][:4] and first["opening_plies"] == 4
+    for rec in run.records:
+        assert rec["reason"] in {"checkmate", "stalemate", "repetition", "perpetual check",
+                                 "bare king", "impasse", "move cap"}
+        ref = replay(rec)
+        if rec["reason"] in ("move cap", "impasse"):
+            assert rec["plies"] == 80
+            assert ref.adjudicate_move_cap().winner == {"black": R.BLACK, "white": R.WHITE,
+                                                         None: None}[rec["winner"]]
+        else:
+            assert rec["plies"] <= 80
+            out = ref.outcome()
+            assert out is not None and out.reason == rec["reason"]
+            assert out.result_string() == rec["result"]
+    assert "[2/2]" in run.stderr
+
+
+# --------------------------------------------------------------------------- faults
+
+@pytest.mark.parametrize("mode,tc,reason,fault_line", [
+    ("illegal", ["--depth", "1"], "illegal move", "Illegal moves: R 0, X 2"),
+    ("crash", ["--depth", "1"], "crash", "Crashes: R 0, X 2"),
+    ("resign", ["--depth", "1"], "resign", "Crashes: R 0, X 0"),
+    ("hang", ["--movetime", "300", "--margin", "200"], "time forfeit", "Time losses: R 0, X 2"),
+    ("hang", ["--depth", "3", "--hang-timeout", "0.5"], "stalled", "Stalls (no reply): R 0, X 2"),
+])
+def test_misbehaving_engine_loses(run_match, mode, tc, reason, fault_line):
+    run = run_match("--variant", "shogi", "--engine", stub(), "--engine",
+                    stub("--mode", mode, "--after", "2"), "--name", "R", "--name", "X",
+                    "--games", "2", *tc)
+    assert run.score[:3] == (2, 0, 0)
+    assert run.line(fault_line.split(":")[0] + ":") == fault_line
+    for rec in run.records:
+        assert rec["reason"] == reason
+        assert rec["winner"] == ("white" if rec["black"] == "X" else "black")
+        # X misbehaved after two moves of its own, so its third move ended the game
+        n = rec["plies"] - rec["opening_plies"]
+        x_moves = (n + 1) // 2 if rec["black"] == "X" else n // 2
+        assert x_moves == 2, rec
+        replay(rec)
+    assert run.line("Game ends:") == f"Game ends: {reason} 2"
+
+
+def test_illegal_move_detail_names_the_move(run_match):
+    run = run_match("--variant", "judkins", "--engine", stub("--mode", "illegal"),
+                    "--engine", stub(), "--games", "1", "--depth", "1")
+    rec = run.records[0]
+    assert rec["reason"] == "illegal move" and rec["winner"] == "white"
+    assert "1a1a" in rec["detail"] or "5e5d" in rec["detail"]
+
+
+@pytest.mark.parametrize("tc", [["--tc", "1+0"], ["--byoyomi", "0.5+0.2"], ["--tc", "0.3+0.2"]])
+def test_slow_engine_forfeits_on_the_clock(run_match, tc):
+    # 300 ms per move: 1 s sudden death lasts 3 moves; byoyomi 0.5 + 0.2 s lasts 2;
+    # 0.3 s + 0.2 s increment: 300 -> 200 -> 100 -> ...
+    run = run_match("--variant", "heian8x8", "--engine", stub(), "--engine",
+                    stub("--mode", "slow", "--delay", "300"), "--name", "R", "--name", "S",
+                    "--games", "1", "--margin", "50", "--random-plies", "0", *tc)
+    rec = run.records[0]
+    assert rec["reason"] == "time forfeit" and rec["winner"] == "black"
+    assert run.line("Time losses:") == "Time losses: R 0, S 1"
+    s_times = rec["times_ms"][1::2]
+    assert all(t >= 290 for t in s_times)
+    if tc[0] == "--tc" and tc[1] == "1+0":
+        assert len(s_times) == 3
+
+
+def test_fast_engine_keeps_its_clock(run_match):
+    run = run_match("--variant", "judkins", "--engine", stub(), "--engine",
+                    stub("--mode", "slow", "--delay", "20"), "--games", "1",
+                    "--byoyomi", "0+0.5", "--max-plies", "30")
+    assert run.records[0]["reason"] != "time forfeit"
+    assert run.line("Time losses:") == "Time losses: Stub-random 0, Stub-slow 0"
+
+
+def test_false_and_true_declarations(run_match):
+    run = run_match("--variant", "judkins", "--engine", stub("--mode", "win"),
+                    "--engine", stub(), "--games", "1", "--depth", "1")
+    rec = run.records[0]
+    assert rec["reason"] == "false declaration" and rec["winner"] == "white"
+    assert run.line("Illegal moves:").endswith(" 1, Stub-random 0")
+    sfen = "+R+R+B+B5/GGGG1SSSK/S8/9/9/9/9/9/4k4 b - 1"
+    run = run_match("--variant", "shogi", "--engine", stub("--mode", "win"),
+                    "--engine", stub(), "--games", "1", "--depth", "1",
+                    "--start-sfen", sfen, "--random-plies", "0")
+    rec = run.records[0]
+    assert rec["reason"] == "declaration" and rec["winner"] == "black"
+    assert rec["start_sfen"] == sfen and rec["moves"] == []
+
+
+@pytest.mark.parametrize("variant,sfen,reason,winner", [
+    ("shogi", "7nk/9/7G1/9/9/9/9/9/4K4 b P 1", "illegal move", "white"),
+    ("judkins", "4nk/6/4G1/6/6/K5 b P 1", "illegal move", "white"),
+    ("yarishogi", "5nk/7/5+N1/7/7/7/7/7/3K3 b P 1", "checkmate", "black"),
+])
+def test_pawn_drop_mate_in_a_game(run_match, variant, sfen, reason, winner):
+    run = run_match("--variant", variant, "--engine", stub("--mode", "pawnmate"),
+                    "--engine", stub(), "--games", "1", "--depth", "1",
+                    "--start-sfen", sfen, "--random-plies", "0")
+    rec = run.records[0]
+    assert rec["reason"] == reason and rec["winner"] == winner
+    assert rec["moves"] == ([] if reason == "illegal move" else ["P*1b"])
+    if reason == "illegal move":
+        assert "uchifuzume" in rec["detail"]
+
+
+def test_engine_that_cannot_start(run_match):
+    run = run_match("--variant", "shogi", "--engine", stub("--mode", "dead"),
+                    "--engine", stub(), "--games", "1", "--depth", "1", check=False)
+    assert run.returncode == 1
+    assert "error:" in run.stderr
+
+
+# --------------------------------------------------------------------------- protocol
+
+def test_variant_options_only_when_listed(run_match, tmp_path):
+    t1, t2 = tmp_path / "one.txt", tmp_path / "two.txt"
+    run = run_match("--variant", "heian9x8",
+                    "--engine", stub("--transcript", str(t1)),
+                    "--engine", stub("--no-variant-option", "--variant", "heian9x8",
+                                     "--transcript", str(t2)),
+                    "--option", "1:USI_Hash=32", "--option", "Style=a b c",
+                    "--option", "2:Clear_Hash",
+                    "--games", "1", "--depth", "1", "--max-plies", "6")
+    one, two = t1.read_text().splitlines(), t2.read_text().splitlines()
+    assert one[0] == two[0] == "usi"
+    ini = os.path.join(os.path.dirname(match.__file__), "heian.ini")
+    assert one[1:5] == [f"setoption name VariantPath value {ini}",
+                        "setoption name USI_Variant value heian9x8",
+                        "setoption name USI_Hash value 32",
+                        "setoption name Style value a b c"]
+    assert not any("Variant" in line for line in two)
+    assert two[1:3] == ["setoption name Style value a b c", "setoption name Clear_Hash"]
+    assert "usinewgame" in one and "quit" in one
+    go = [line for line in one if line.startswith("position")]
+    assert go and all(line.startswith("position sfen ") for line in go)
+    assert any(line.startswith("gameover ") for line in one)
+    assert "lists no USI_Variant" in run.stderr
+
+
+def test_go_commands_per_time_control(run_match, tmp_path):
+    expected = {
+        ("--tc", "5+0.25"): r"^go btime \d+ wtime \d+ binc 250 winc 250$",
+        ("--tc", "5"): r"^go btime \d+ wtime \d+$",
+        ("--byoyomi", "3+1"): r"^go btime \d+ wtime \d+ byoyomi 1000$",
+        ("--movetime", "40"): r"^go movetime 40$",
+        ("--nodes", "1000"): r"^go nodes 1000$",
+        ("--depth", "2"): r"^go depth 2$",
+    }
+    for n, (tc, pattern) in enumerate(expected.items()):
+        t = tmp_path / f"t{n}.txt"
+        run_match("--variant", "judkins", "--engine", stub("--transcript", str(t)),
+                  "--engine", stub(), "--games", "1", "--max-plies", "8", *tc)
+        gos = [line for line in t.read_text().splitlines() if line.startswith("go")]
+        assert gos and all(re.match(pattern, g) for g in gos), (tc, gos)
+    # engine 1 is Black and moves first after the opening: it sees the full clocks
+    first_go = next(line for line in (tmp_path / "t0.txt").read_text().splitlines()
+                    if line.startswith("go"))
+    assert first_go == "go btime 5000 wtime 5000 binc 250 winc 250"
+
+
+def test_parse_options_and_time_controls():
+    opts = match.parse_options(["1:USI_Hash=64", "Threads=2", "2:Name=x=y", "Button"])
+    assert opts[0] == [("USI_Hash", "64"), ("Threads", "2"), ("Button", None)]
+    assert opts[1] == [("Threads", "2"), ("Name", "x=y"), ("Button", None)]
+    with pytest.raises(ValueError):
+        match.parse_options(["3:A=1"])
+    tc = match.TimeControl.fischer("10+0.1")
+    assert (tc.base_ms, tc.inc_ms) == (10000, 100)
+    assert match.TimeControl.fischer("1:30").base_ms == 90000
+    by = match.TimeControl.byoyomi("10+1")
+    assert (by.base_ms, by.byoyomi_ms) == (10000, 1000)
+    assert match.TimeControl.byoyomi("2").byoyomi_ms == 2000
+    clocks = by.initial_clocks()
+    cmd, allowed = by.go(clocks, R.BLACK)
+    assert cmd == "go btime 10000 wtime 10000 byoyomi 1000" and allowed == 11000
+    by.spend(clocks, R.BLACK, 10500)
+    assert clocks[R.BLACK] == 0 and by.go(clocks, R.BLACK)[1] == 1000
+    clocks = tc.initial_clocks()
+    tc.spend(clocks, R.WHITE, 400)
+    assert clocks[R.WHITE] == 9700
+
+
+def test_bad_arguments_exit_2(run_match):
+    for args in (["--tc", "abc"], ["--tc", "0"], ["--depth", "1", "--games", "0"],
+                 ["--depth", "1", "--start-sfen", "nonsense"],
+                 ["--depth", "1", "--sprt", "5,0"]):
+        run = run_match("--variant", "shogi", "--engine", stub(), "--engine", stub(),
+                        *args, check=False)
+        assert run.returncode == 2, args
+    run = run_match("--variant", "shogi", "--engine", stub(), "--depth", "1", check=False)
+    assert run.returncode == 2
+
+
+# --------------------------------------------------------------------------- openings
+
+def test_openings_file_and_handicap(run_match, tmp_path):
+    book = tmp_path / "book.txt"
+    handicap = "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+    book.write_text("# comment line\n"
+                    "7g7f 3c3d\n"
+                    f"sfen {handicap} moves 5c5d\n"
+                    "\n"
+                    "startpos moves 2g2f\n")
+    run = run_match("--variant", "shogi", "--engine", stub(), "--engine", stub(),
+                    "--games", "6", "--depth", "1", "--max-plies", "12",
+                    "--openings", str(book), "--concurrency", "2")
+    recs = sorted(run.records, key=lambda r: r["game"])
+    assert [r["opening"] for r in recs] == [1, 1, 2, 2, 3, 3]
+    assert [r["engine1"] for r in recs] == ["black", "white"] * 3
+    assert recs[0]["moves"][:2] == ["7g7f", "3c3d"] and recs[0]["opening_plies"] == 2
+    assert recs[2]["start_sfen"] == handicap and recs[2]["moves"][0] == "5c5d"
+    assert recs[4]["moves"][0] == "2g2f" and recs[4]["opening_plies"] == 1
+    for rec in recs:
+        replay(rec)
+
+
+def test_bad_openings_file(run_match, tmp_path):
+    book = tmp_path / "bad.txt"
+    book.write_text("7g7f 7g7f\n")
+    run = run_match("--variant", "shogi", "--engine", stub(), "--engine", stub(),
+                    "--depth", "1", "--openings", str(book), check=False)
+    assert run.returncode == 2 and "bad.txt:1" in run.stderr
+
+
+def test_random_openings_are_seeded():
+    v = R.VARIANTS["judkins"]
+    a = match.random_openings(v, v.start_sfen, 6, 3, seed=5)
+    b = match.random_openings(v, v.start_sfen, 6, 3, seed=5)
+    c = match.random_openings(v, v.start_sfen, 6, 3, seed=6)
+    assert [o.moves for o in a] == [o.moves for o in b] != [o.moves for o in c]
+    assert all(len(o.moves) == 6 for o in a)
+    assert match.random_openings(v, v.start_sfen, 0, 1, seed=1)[0].moves == []
+
+
+def test_csa_record(run_match, tmp_path):
+    csa = tmp_path / "csa"
+    run = run_match("--variant", "shogi", "--engine", stub(), "--engine", stub("--mode", "resign",
+                    "--after", "3"), "--games", "1", "--depth", "1", "--csa-dir", str(csa))
+    text = (csa / "game0001.csa").read_text().splitlines()
+    assert text[0] == "V2.2" and text[1].startswith("N+") and text[2].startswith("N-")
+    assert "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY" in text
+    assert "P9+KY+KE+GI+KI+OU+KI+GI+KE+KY" in text
+    moves = [line for line in text if re.match(r"^[+-]\d{4}[A-Z]{2}$", line)]
+    assert len(moves) == run.records[0]["plies"]
+    assert text[-2] == "%TORYO"
+
+
+# --------------------------------------------------------------------------- SPRT
+
+@pytest.mark.parametrize("model,max_games", [("trinomial", 12), ("pentanomial", 20)])
+def test_sprt_stops_when_it_decides(run_match, model, max_games):
+    # every game is won by engine 1: LLR grows by about log(s1/s0) = 0.418 per game
+    # (per pair with the pentanomial model), so H1 is accepted after 8 games / 8 pairs
+    run = run_match("--variant", "judkins", "--engine", stub(), "--engine",
+                    stub("--mode", "resign"), "--games", "100", "--depth", "1",
+                    "--sprt", "0,200,0.05,0.05", "--sprt-model", model,
+                    "--concurrency", "2")
+    wins, losses, draws, score, games = run.score
+    assert wins == games and games <= max_games and games >= 8
+    assert "H1 was accepted" in run.line("SPRT:")
+    assert len(run.records) == games
+
+
+def test_sprt_h0(run_match):
+    run = run_match("--variant", "judkins", "--engine", stub("--mode", "resign"),
+                    "--engine", stub(), "--games", "100", "--depth", "1",
+                    "--sprt", "0,100", "--sprt-model", "trinomial")
+    assert "H0 was accepted" in run.line("SPRT:")
+    assert run.score[4] < 100
