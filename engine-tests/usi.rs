@@ -1,1 +1,737 @@
-//! Placeholder; filled in by its issue.
+//! USI transcripts through the built binary: every command and option, every
+//! kind of bad input, stop/ponder timing, the time-control forms, quit and EOF.
+
+mod common;
+
+use common::UsiProcess;
+use kawari::core::BitWord;
+use kawari::position::Position;
+use kawari::variant::Variant;
+use kawari::width::Width;
+use kawari::with_width;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Tests whose assertions are about wall-clock time take this lock, so they do
+/// not compete with each other for the CPU.
+static TIMING: Mutex<()> = Mutex::new(());
+
+fn timing() -> std::sync::MutexGuard<'static, ()> {
+    TIMING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+const SECS5: Duration = Duration::from_secs(5);
+const SHOGI_START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+/// Legal moves (USI) of `variant` at `sfen` after `moves`.
+fn legal_moves(variant: &str, sfen: Option<&str>, moves: &[&str]) -> Vec<String> {
+    let v = Variant::by_name(variant).unwrap();
+    with_width!(Width::for_variant(v), W => legal_moves_w::<W>(v, sfen, moves))
+}
+
+fn legal_moves_w<W: BitWord>(
+    v: &'static Variant,
+    sfen: Option<&str>,
+    moves: &[&str],
+) -> Vec<String> {
+    let mut pos = match sfen {
+        Some(s) => Position::<W>::from_sfen(v, s).unwrap(),
+        None => Position::<W>::startpos(v),
+    };
+    for m in moves {
+        let mv = kawari::engine::parse_move(&pos, m).unwrap();
+        pos.do_move(mv);
+    }
+    pos.legal_moves().iter().map(|m| m.to_usi(v)).collect()
+}
+
+/// The SFEN after `moves` from `sfen` (or the start), by the library.
+fn sfen_after(variant: &str, sfen: Option<&str>, moves: &[&str]) -> String {
+    let v = Variant::by_name(variant).unwrap();
+    with_width!(Width::for_variant(v), W => {
+        let mut pos = match sfen {
+            Some(s) => Position::<W>::from_sfen(v, s).unwrap(),
+            None => Position::<W>::startpos(v),
+        };
+        for m in moves {
+            let mv = kawari::engine::parse_move(&pos, m).unwrap();
+            pos.do_move(mv);
+        }
+        pos.to_sfen()
+    })
+}
+
+/// The `sfen: ` line of `d`.
+fn shown_sfen(e: &mut UsiProcess) -> String {
+    e.send("d");
+    let (_, l) = e.until(SECS5, |l| l.starts_with("sfen: "));
+    e.sync();
+    l["sfen: ".len()..].to_string()
+}
+
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect()
+}
+
+/// Sends `line`, then `isready`; asserts the answer was exactly one error line.
+fn one_error(e: &mut UsiProcess, line: &str) {
+    e.send(line);
+    let lines = e.sync();
+    assert_eq!(lines.len(), 1, "{line:?} gave {lines:?}\n{}", e.tail());
+    assert_eq!(errors(&lines).len(), 1, "{line:?} gave {lines:?}");
+}
+
+/// Sends `line`, then `isready`; asserts nothing was printed in between.
+fn silent(e: &mut UsiProcess, line: &str) {
+    e.send(line);
+    let lines = e.sync();
+    assert!(lines.is_empty(), "{line:?} gave {lines:?}");
+}
+
+/// Sends a `go`, returns (bestmove, elapsed) measured from sending it.
+fn timed_go(e: &mut UsiProcess, go: &str, timeout: Duration) -> (String, Duration) {
+    let t = Instant::now();
+    e.send(go);
+    let m = e.bestmove(timeout);
+    (m, t.elapsed())
+}
+
+#[test]
+fn handshake_lists_every_option() {
+    let mut e = UsiProcess::start();
+    e.send("usi");
+    let (lines, _) = e.until(SECS5, |l| l == "usiok");
+    assert!(lines[0].starts_with("id name Kawari"), "{lines:?}");
+    assert!(lines[0].is_ascii());
+    assert!(lines[1].starts_with("id author "));
+    for name in [
+        "USI_Variant type combo default shogi var shogi var judkins var yarishogi var heian var heian9x8 var heian8x9 var heian8x8",
+        "USI_Hash type spin default 64 min 1",
+        "USI_Ponder type check",
+        "MultiPV type spin default 1 min 1",
+        "Threads type spin default 1 min 1 max 1",
+        "MaxMovesToDraw type spin default 0 min 0 max",
+        "NetworkDelay type spin",
+        "EnteringKingRule type combo default CSARule27 var NoEnteringKing var CSARule27",
+        "Clear_Hash type button",
+    ] {
+        let want = format!("option name {name}");
+        assert!(
+            lines.iter().any(|l| l.starts_with(&want)),
+            "missing {want:?} in {lines:?}"
+        );
+    }
+    let max_moves: u64 = lines
+        .iter()
+        .find(|l| l.starts_with("option name MaxMovesToDraw"))
+        .and_then(|l| l.split_whitespace().last())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(max_moves >= 1000);
+    assert!(lines.iter().all(|l| l.is_ascii()));
+    e.send("isready");
+    e.until(SECS5, |l| l == "readyok");
+    e.quit();
+}
+
+#[test]
+fn every_option_is_accepted() {
+    let mut e = UsiProcess::start();
+    for v in Variant::all() {
+        silent(
+            &mut e,
+            &format!("setoption name USI_Variant value {}", v.name()),
+        );
+    }
+    for line in [
+        "setoption name UCI_Variant value shogi",
+        "setoption name USI_Hash value 16",
+        "setoption name USI_Ponder value true",
+        "setoption name USI_Ponder value false",
+        "setoption name MultiPV value 3",
+        "setoption name USI_MultiPV value 1",
+        "setoption name Threads value 1",
+        "setoption name MaxMovesToDraw value 320",
+        "setoption name MaxMovesToDraw value 0",
+        "setoption name NetworkDelay value 120",
+        "setoption name EnteringKingRule value NoEnteringKing",
+        "setoption name EnteringKingRule value CSARule27",
+        "setoption name Clear_Hash",
+        "usinewgame",
+        "stop",
+        "gameover",
+        "gameover win",
+        "gameover lose",
+        "gameover draw",
+    ] {
+        silent(&mut e, line);
+    }
+    e.quit();
+}
+
+/// shogiarena's default setup, and one process kept across games.
+#[test]
+fn several_games_in_one_process() {
+    let mut e = UsiProcess::start();
+    e.send("usi");
+    e.until(SECS5, |l| l == "usiok");
+    for line in [
+        "setoption name Threads value 1",
+        "setoption name USI_Hash value 256",
+        "setoption name MaxMovesToDraw value 320",
+    ] {
+        silent(&mut e, line);
+    }
+    for result in ["win", "lose", "draw"] {
+        silent(&mut e, "usinewgame");
+        let mut moves: Vec<String> = Vec::new();
+        for _ in 0..4 {
+            let line = format!("position startpos moves {}", moves.join(" "));
+            e.send(line.trim_end());
+            e.send("go depth 1");
+            let m = e.bestmove(SECS5);
+            let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+            assert!(
+                legal_moves("shogi", None, &refs).contains(&m),
+                "illegal {m} after {moves:?}"
+            );
+            moves.push(m);
+        }
+        silent(&mut e, &format!("gameover {result}"));
+    }
+    e.quit();
+}
+
+#[test]
+fn variant_change_resets_the_position() {
+    let mut e = UsiProcess::start();
+    silent(&mut e, "position startpos moves 7g7f");
+    for v in Variant::all() {
+        silent(
+            &mut e,
+            &format!("setoption name USI_Variant value {}", v.name()),
+        );
+        assert_eq!(shown_sfen(&mut e), v.def.start_sfen, "{}", v.name());
+        silent(&mut e, "position startpos");
+        e.send("go depth 1");
+        let m = e.bestmove(SECS5);
+        assert!(
+            legal_moves(v.name(), None, &[]).contains(&m),
+            "{}: {m}",
+            v.name()
+        );
+        // A second move, from an SFEN and a move list, in every variant.
+        let sfen = v.def.start_sfen;
+        e.send(&format!("position sfen {sfen} moves {m}"));
+        e.send("go depth 1");
+        let reply = e.bestmove(SECS5);
+        assert!(
+            legal_moves(v.name(), Some(sfen), &[&m]).contains(&reply),
+            "{}: {m} {reply}",
+            v.name()
+        );
+    }
+    silent(&mut e, "setoption name UCI_Variant value judkins");
+    assert_eq!(shown_sfen(&mut e), "rbnsgk/5p/6/6/P5/KGSNBR b - 1");
+    e.quit();
+}
+
+#[test]
+fn position_forms() {
+    let mut e = UsiProcess::start();
+    silent(&mut e, "position startpos moves 7g7f 3c3d 8h2b+");
+    assert_eq!(
+        shown_sfen(&mut e),
+        sfen_after("shogi", None, &["7g7f", "3c3d", "8h2b+"])
+    );
+    silent(&mut e, &format!("position sfen {SHOGI_START} moves 2g2f"));
+    assert_eq!(
+        shown_sfen(&mut e),
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/7P1/PPPPPPP1P/1B5R1/LNSGKGSNL w - 2"
+    );
+    assert_eq!(shown_sfen(&mut e), sfen_after("shogi", None, &["2g2f"]));
+    // Without the move number, drops, extra spaces, CRLF, tabs.
+    silent(
+        &mut e,
+        "position  sfen 4k4/9/9/9/9/9/9/9/4K4 b P \t moves P*5b 5a4a\r",
+    );
+    assert_eq!(
+        shown_sfen(&mut e),
+        sfen_after(
+            "shogi",
+            Some("4k4/9/9/9/9/9/9/9/4K4 b P 1"),
+            &["P*5b", "5a4a"]
+        )
+    );
+    silent(&mut e, "position startpos moves");
+    assert_eq!(shown_sfen(&mut e), SHOGI_START);
+    e.quit();
+}
+
+#[test]
+fn bad_input_is_answered_and_changes_nothing() {
+    let mut e = UsiProcess::start();
+    silent(&mut e, "position startpos moves 7g7f 3c3d");
+    let before = shown_sfen(&mut e);
+    let long_moves = format!("position startpos moves {}", "7g7f ".repeat(300));
+    for line in [
+        "foo",
+        "USI",
+        "isready now",
+        "setoption",
+        "setoption name",
+        "setoption value 3",
+        "setoption name Foo value 1",
+        "setoption name USI_Hash value abc",
+        "setoption name USI_Hash value -1",
+        "setoption name USI_Hash value 0",
+        "setoption name USI_Hash value 99999999999999999999",
+        "setoption name USI_Hash",
+        "setoption name USI_Ponder value maybe",
+        "setoption name MultiPV value 0",
+        "setoption name Threads value 8",
+        "setoption name MaxMovesToDraw value -1",
+        "setoption name EnteringKingRule value TryRule",
+        "position",
+        "position sfen",
+        "position start",
+        "position startpos 7g7f",
+        "position sfen xyz b - 1",
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1",
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSN b - 1",
+        "position sfen rbnsgk/5p/6/6/P5/KGSNBR b - 1",
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 x",
+        "position sfen 4k4/9/9/9/9/9/9/9/4K4 b 19P 1",
+        "position startpos moves 7g7f 7g7f",
+        "position startpos moves 7g7f zz",
+        "position startpos moves 7g7f 3c3d P*5e",
+        "position startpos moves 7g7f 3c3d 8h2b+ 3a2b 2b3c+",
+        "position startpos moves 7g7f 3c3d 7f7e+",
+        "position startpos moves 10a1a",
+        "position startpos moves 7g7f\u{e9}",
+        long_moves.as_str(),
+        "go btime",
+        "go btime abc",
+        "go depth -3",
+        "go nodes x",
+        "go movetime 1.5",
+        "go foo",
+        "go perft -1",
+        "go perft",
+        "go mate",
+        "go mate soon",
+        "go btime 99999999999999999999999",
+        "gameover maybe",
+        "ponderhit now",
+    ] {
+        one_error(&mut e, line);
+    }
+    // Not UTF-8, control characters, a line of 2 MB.
+    for raw in [
+        &b"\xff\xfe\x80\n"[..],
+        b"\0\n",
+        b"go\x00depth 1\n",
+        b"\x1b[31mred\n",
+    ] {
+        e.send_raw(raw);
+        let lines = e.sync();
+        assert_eq!(errors(&lines).len(), 1, "{raw:?}: {lines:?}");
+        assert!(lines.iter().all(|l| l.is_ascii()), "{lines:?}");
+    }
+    let mut huge = vec![b'x'; 2 << 20];
+    huge.push(b'\n');
+    e.send_raw(&huge);
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert_eq!(
+        shown_sfen(&mut e),
+        before,
+        "a rejected command changed the position"
+    );
+    // Still fully working.
+    e.send("go depth 1");
+    e.bestmove(SECS5);
+    e.quit();
+}
+
+#[test]
+fn line_ends_and_spaces_are_tolerated() {
+    let mut e = UsiProcess::start();
+    e.send_raw(b"  usi  \r\n");
+    e.until(SECS5, |l| l == "usiok");
+    e.send_raw(b"isready\r\n");
+    e.until(SECS5, |l| l == "readyok");
+    e.send_raw(b"\r\n\n   \n\t\n");
+    e.send_raw(b"go\tdepth   1 \r\n");
+    e.bestmove(SECS5);
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    e.quit();
+}
+
+#[test]
+fn negative_times_are_read_as_zero() {
+    let mut e = UsiProcess::start();
+    e.send("go btime -100 wtime -100 byoyomi 300");
+    let (lines, _) = e.until(SECS5, |l| l.starts_with("bestmove"));
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    e.quit();
+}
+
+#[test]
+fn go_while_searching_is_refused() {
+    let _t = timing();
+    let mut e = UsiProcess::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("go depth 1");
+    e.send("isready");
+    let (lines, _) = e.until(SECS5, |l| l == "readyok");
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.send("stop");
+    e.bestmove(SECS5);
+    // stop again, after the answer: no second bestmove.
+    e.send("stop");
+    let lines = e.sync();
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.quit();
+}
+
+#[test]
+fn stop_during_infinite_is_prompt() {
+    let _t = timing();
+    let mut e = UsiProcess::start();
+    silent(&mut e, "setoption name USI_Hash value 16");
+    for (i, pos) in ["startpos", "startpos moves 7g7f 3c3d 2g2f"]
+        .iter()
+        .enumerate()
+    {
+        e.send(&format!("position {pos}"));
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(200 + 100 * i as u64));
+        // isready is answered during the search, without a bestmove.
+        let lines = e.sync();
+        assert!(
+            !lines.iter().any(|l| l.starts_with("bestmove")),
+            "{lines:?}"
+        );
+        let t = Instant::now();
+        e.send("stop");
+        e.bestmove(SECS5);
+        let took = t.elapsed();
+        assert!(took < Duration::from_millis(50), "stop took {took:?}");
+        let lines = e.sync();
+        assert!(
+            !lines.iter().any(|l| l.starts_with("bestmove")),
+            "{lines:?}"
+        );
+    }
+    e.quit();
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    let _t = timing();
+    let mut e = UsiProcess::start();
+    silent(&mut e, "setoption name USI_Ponder value true");
+    silent(&mut e, "position startpos moves 7g7f 3c3d");
+    e.send("go ponder btime 1000 wtime 1000 byoyomi 500");
+    // No answer while pondering, even if the search has finished.
+    assert_eq!(bestmove_within(&mut e, Duration::from_millis(400)), None);
+    let lines = e.sync();
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    let t = Instant::now();
+    e.send("ponderhit");
+    let m = e.bestmove(SECS5);
+    assert!(
+        t.elapsed() < Duration::from_millis(1500 + 200),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(legal_moves("shogi", None, &["7g7f", "3c3d"]).contains(&m));
+    let lines = e.sync();
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    // ponderhit carrying times.
+    e.send("go ponder btime 800 wtime 800 byoyomi 300");
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    e.send("ponderhit btime 700 wtime 800 byoyomi 300");
+    e.bestmove(SECS5);
+    assert!(
+        t.elapsed() < Duration::from_millis(1000 + 200),
+        "{:?}",
+        t.elapsed()
+    );
+    e.quit();
+}
+
+#[test]
+fn ponder_then_stop() {
+    let _t = timing();
+    let mut e = UsiProcess::start();
+    silent(&mut e, "position startpos moves 7g7f");
+    e.send("go ponder btime 60000 wtime 60000 byoyomi 10000");
+    assert_eq!(bestmove_within(&mut e, Duration::from_millis(300)), None);
+    let t = Instant::now();
+    e.send("stop");
+    e.bestmove(SECS5);
+    assert!(t.elapsed() < Duration::from_millis(50), "{:?}", t.elapsed());
+    let lines = e.sync();
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    // The usual GUI flow after a miss: new position, new go.
+    silent(&mut e, "position startpos moves 7g7f 8c8d");
+    e.send("go byoyomi 200");
+    e.bestmove(SECS5);
+    // gameover while pondering ends the ponder with one bestmove.
+    e.send("go ponder byoyomi 10000");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("gameover lose");
+    let lines = e.sync();
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1,
+        "{lines:?}"
+    );
+    e.quit();
+}
+
+/// The `bestmove` line if one arrives within `d`.
+fn bestmove_within(e: &mut UsiProcess, d: Duration) -> Option<String> {
+    let deadline = Instant::now() + d;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return None;
+        }
+        match e.recv(left) {
+            Some(l) if l.starts_with("bestmove") => return Some(l),
+            Some(_) => continue,
+            None => return None,
+        }
+    }
+}
+
+/// Every time-control form answers within its budget (measured from sending
+/// `go` to reading `bestmove`, with slack for process scheduling).
+#[test]
+fn time_controls_keep_their_budget() {
+    let _t = timing();
+    let mut e = UsiProcess::start();
+    let slack = Duration::from_millis(250);
+    silent(&mut e, "usinewgame");
+    silent(&mut e, "position startpos moves 7g7f 3c3d");
+    for (go, budget_ms) in [
+        ("go byoyomi 1000", 1000),
+        ("go btime 0 wtime 0 byoyomi 1000", 1000),
+        ("go movetime 200", 200),
+        ("go btime 1000 wtime 1000", 1000),
+        ("go btime 2000 wtime 2000 binc 500 winc 500", 2000),
+        (
+            "go btime 1000 wtime 1000 byoyomi 500 binc 100 winc 100",
+            1500,
+        ),
+        ("go btime 300 wtime 300 byoyomi 0", 300),
+        ("go btime 100000 wtime 100000 byoyomi 300 movetime 300", 300),
+    ] {
+        let (m, took) = timed_go(&mut e, go, SECS5 * 4);
+        assert!(
+            took < Duration::from_millis(budget_ms) + slack,
+            "{go}: {took:?}"
+        );
+        assert!(
+            legal_moves("shogi", None, &["7g7f", "3c3d"]).contains(&m),
+            "{go}: {m}"
+        );
+    }
+    // White to move: White's clock is the one that counts.
+    silent(&mut e, "position startpos moves 7g7f");
+    let (_, took) = timed_go(&mut e, "go btime 600000 wtime 800", SECS5);
+    assert!(took < Duration::from_millis(800) + slack, "{took:?}");
+    // Fixed limits.
+    for go in ["go depth 1", "go nodes 1000", "go depth 2 nodes 5000"] {
+        timed_go(&mut e, go, SECS5 * 6);
+    }
+    e.quit();
+}
+
+#[test]
+fn info_lines_are_well_formed() {
+    let mut e = UsiProcess::start();
+    silent(&mut e, "position startpos moves 7g7f 3c3d");
+    e.send("go depth 2");
+    let (lines, _) = e.until(SECS5 * 6, |l| l.starts_with("bestmove"));
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(!infos.is_empty(), "{lines:?}");
+    for l in infos {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        let keys = [
+            "depth", "seldepth", "multipv", "score", "time", "nodes", "nps", "hashfull",
+        ];
+        for k in keys {
+            assert!(w.contains(&k), "{l}");
+        }
+        let s = w.iter().position(|&x| x == "score").unwrap();
+        assert!(w[s + 1] == "cp" || w[s + 1] == "mate", "{l}");
+        assert!(w[s + 2].parse::<i64>().is_ok() || w[s + 2] == "-0", "{l}");
+        assert!(!(w[s + 1] == "mate" && w[s + 2] == "0"), "{l}");
+    }
+    e.quit();
+}
+
+#[test]
+fn mate_search_is_not_implemented_yet() {
+    let mut e = UsiProcess::start();
+    for go in ["go mate 1000", "go mate infinite"] {
+        e.send(go);
+        let (before, l) = e.until(SECS5, |l| l.starts_with("checkmate"));
+        assert!(before.is_empty(), "{before:?}");
+        assert_eq!(l, "checkmate notimplemented");
+    }
+    e.quit();
+}
+
+#[test]
+fn go_perft_prints_a_divide() {
+    let mut e = UsiProcess::start();
+    e.send("go perft 3");
+    let (lines, total) = e.until(SECS5 * 6, |l| l.starts_with("Nodes searched: "));
+    assert_eq!(total, "Nodes searched: 25470");
+    assert_eq!(lines.len(), 31, "{lines:?}");
+    assert_eq!(lines[30], "");
+    let sum: u64 = lines[..30]
+        .iter()
+        .map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 25470);
+    e.send("go perft 0");
+    let (_, total) = e.until(SECS5, |l| l.starts_with("Nodes searched: "));
+    assert_eq!(total, "Nodes searched: 1");
+    silent(&mut e, "setoption name USI_Variant value judkins");
+    e.send("go perft 1");
+    let (lines, total) = e.until(SECS5, |l| l.starts_with("Nodes searched: "));
+    assert_eq!(lines.len() as u64 - 1, total[16..].parse::<u64>().unwrap());
+    e.quit();
+}
+
+#[test]
+fn stop_interrupts_perft() {
+    let _t = timing();
+    let mut e = UsiProcess::start();
+    e.send("go perft 12");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    e.send("stop");
+    e.until(SECS5, |l| l == "info string perft stopped");
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
+    e.sync();
+    e.quit();
+}
+
+#[test]
+fn debug_commands() {
+    let mut e = UsiProcess::start();
+    silent(&mut e, "position sfen 4k4/9/9/9/9/9/9/4r4/4K4 b - 1");
+    e.send("d");
+    let (lines, _) = e.until(SECS5, |l| l.starts_with("checkers: "));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("sfen: 4k4/9/9/9/9/9/9/4r4/4K4 b - 1")));
+    assert!(lines.iter().any(|l| l.starts_with("key: ")));
+    assert_eq!(e.transcript.last().unwrap(), "< checkers: 5h");
+    e.send("eval");
+    let (_, l) = e.until(SECS5, |l| l.starts_with("info string eval "));
+    assert!(l[17..].parse::<i32>().is_ok(), "{l}");
+    e.sync();
+    e.quit();
+}
+
+#[test]
+fn bench_keeps_the_session_alive() {
+    let _t = timing();
+    let mut e = UsiProcess::start();
+    e.send("bench");
+    e.send("isready");
+    e.until(Duration::from_secs(300), |l| l == "readyok");
+    e.quit();
+}
+
+#[test]
+fn resign_and_declare() {
+    let mut e = UsiProcess::start();
+    // Black to move, mated.
+    silent(&mut e, "position sfen k8/9/9/9/9/9/8l/8g/8K b - 1");
+    e.send("go byoyomi 100");
+    assert_eq!(e.bestmove(SECS5), "resign");
+    e.send("go ponder byoyomi 100");
+    assert_eq!(bestmove_within(&mut e, Duration::from_millis(200)), None);
+    e.send("ponderhit");
+    assert_eq!(e.bestmove(SECS5), "resign");
+    // Black may declare: king in the zone, 10 pieces there, 28 points.
+    let declare = "position sfen RBGGGG3/SSSS1K3/9/9/9/9/9/9/4k4 b L9P 1";
+    silent(&mut e, declare);
+    e.send("go byoyomi 100");
+    assert_eq!(e.bestmove(SECS5), "win");
+    silent(
+        &mut e,
+        "setoption name EnteringKingRule value NoEnteringKing",
+    );
+    e.send("go byoyomi 100");
+    let m = e.bestmove(SECS5);
+    assert!(m != "win" && m != "resign", "{m}");
+    e.quit();
+}
+
+#[test]
+fn quit_and_eof_exit_cleanly() {
+    // quit while idle
+    let e = UsiProcess::start();
+    e.quit();
+    // EOF while idle
+    let mut e = UsiProcess::start();
+    e.send("usi");
+    e.close_stdin();
+    assert_eq!(e.wait_exit(SECS5), Some(0));
+    // quit during a search
+    let mut e = UsiProcess::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    e.send("quit");
+    assert_eq!(e.wait_exit(SECS5), Some(0));
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    // EOF during a ponder search and during perft
+    for go in ["go ponder byoyomi 1000", "go perft 12"] {
+        let mut e = UsiProcess::start();
+        e.send(go);
+        std::thread::sleep(Duration::from_millis(100));
+        e.close_stdin();
+        assert_eq!(e.wait_exit(SECS5), Some(0), "{go}");
+        assert_eq!(e.stderr(), "");
+    }
+}

@@ -1,4 +1,438 @@
-//! The USI protocol front end. (PLACEHOLDER until the front end lands.)
+//! The USI protocol front end: a reader thread turns stdin into lines, `parse`
+//! turns lines into `Command`s, the session hands them to the `Engine` and
+//! prints what comes back. Bad input of any kind is answered by one
+//! `info string error: ...` line and the session goes on; EOF acts as `quit`.
 
-/// Runs the USI loop on stdin/stdout until `quit` or EOF.
-pub fn run_stdio() {}
+mod command;
+mod options;
+
+pub use command::{parse, Clock, Command, GameResult, Go, GoSearch, ParseError};
+pub use options::{option_lines, setting, OptionError};
+
+use crate::engine::{Decision, Engine, Report, Sink};
+use crate::search::{Info, Limits, Score};
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{mpsc, Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+/// Longest input line accepted, in bytes; longer lines are rejected whole.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// How long `quit` waits for a running search to give its answer.
+const QUIT_WAIT: Duration = Duration::from_millis(1000);
+
+/// The engine's name as `id name` gives it (ASCII).
+pub const ENGINE_NAME: &str = concat!("Kawari ", env!("CARGO_PKG_VERSION"));
+/// The `id author` line's value (ASCII).
+pub const ENGINE_AUTHOR: &str = "the Kawari developers";
+
+/// What the reader thread delivers.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Input {
+    /// One line, without its line end.
+    Line(String),
+    /// A line longer than `MAX_LINE` bytes (its length), dropped.
+    Overlong(usize),
+    /// End of input (or a read error).
+    Eof,
+}
+
+/// Line-at-a-time output shared by the session and the search thread.
+#[derive(Clone)]
+pub struct Out(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Out {
+    /// Wraps a writer.
+    pub fn new(w: Box<dyn Write + Send>) -> Out {
+        Out(Arc::new(Mutex::new(w)))
+    }
+
+    /// Writes `text` and a line end, and flushes, as one unit. Write errors
+    /// (the GUI has gone) are ignored: there is nobody left to tell.
+    pub fn line(&self, text: &str) {
+        log::debug!(">> {text}");
+        let mut w = match self.0.lock() {
+            Ok(w) => w,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let _ = w.write_all(text.as_bytes());
+        let _ = w.write_all(b"\n");
+        let _ = w.flush();
+    }
+
+    /// `info string error: <msg>`.
+    pub fn error(&self, msg: impl std::fmt::Display) {
+        self.line(&format!("info string error: {msg}"));
+    }
+}
+
+/// Runs the USI loop on stdin/stdout until `quit` or EOF. Panics are logged
+/// (stderr stays quiet unless `RUST_LOG` is set).
+pub fn run_stdio() {
+    std::panic::set_hook(Box::new(|info| log::error!("panic: {info}")));
+    run(std::io::stdin(), std::io::stdout());
+}
+
+/// Runs the USI loop on any input and output until `quit` or end of input.
+pub fn run<R, W>(input: R, output: W)
+where
+    R: Read + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let (tx, rx) = mpsc::channel();
+    let reader = thread::Builder::new()
+        .name("usi-input".into())
+        .spawn(move || read_lines(BufReader::new(input), &tx));
+    if reader.is_err() {
+        log::error!("cannot start the input thread");
+        return;
+    }
+    let mut session = Session::new(Out::new(Box::new(output)));
+    loop {
+        let keep_going = match rx.recv().unwrap_or(Input::Eof) {
+            Input::Line(line) => session.handle_line(&line),
+            Input::Overlong(n) => {
+                session.out.error(format!(
+                    "line of {n} bytes is longer than {MAX_LINE}; ignored"
+                ));
+                true
+            }
+            Input::Eof => false,
+        };
+        if !keep_going {
+            break;
+        }
+    }
+    session.engine.finish_within(QUIT_WAIT);
+}
+
+/// Sends the lines of `r` to `tx` until end of input; then `Input::Eof`.
+fn read_lines<R: BufRead>(mut r: R, tx: &mpsc::Sender<Input>) {
+    let mut buf = Vec::new();
+    loop {
+        let item = match read_line_capped(&mut r, &mut buf, MAX_LINE) {
+            Ok(Some(None)) => Input::Line(
+                String::from_utf8_lossy(&buf)
+                    .trim_end_matches(['\r', '\n'])
+                    .to_string(),
+            ),
+            Ok(Some(Some(n))) => Input::Overlong(n),
+            Ok(None) | Err(_) => {
+                let _ = tx.send(Input::Eof);
+                return;
+            }
+        };
+        if tx.send(item).is_err() {
+            return;
+        }
+    }
+}
+
+/// Reads one line into `buf` (cleared first), keeping at most `max` bytes.
+/// `Ok(None)` at end of input; `Ok(Some(Some(len)))` for a line that was too
+/// long (its content is dropped); `Ok(Some(None))` otherwise.
+pub fn read_line_capped<R: BufRead>(
+    r: &mut R,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Option<Option<usize>>> {
+    buf.clear();
+    let mut len = 0usize;
+    let mut any = false;
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        any = true;
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        len = len.saturating_add(take);
+        if len <= max.saturating_add(2) {
+            buf.extend_from_slice(&chunk[..take]);
+        } else {
+            buf.clear();
+        }
+        r.consume(take);
+        if done {
+            break;
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    while matches!(buf.last(), Some(b'\n' | b'\r')) {
+        buf.pop();
+    }
+    if len > max.saturating_add(2) {
+        Ok(Some(Some(len)))
+    } else {
+        Ok(Some(None))
+    }
+}
+
+/// The protocol session: parses lines, drives the engine, prints.
+struct Session {
+    out: Out,
+    engine: Engine,
+}
+
+impl Session {
+    fn new(out: Out) -> Session {
+        let o = out.clone();
+        let sink: Sink = Arc::new(move |r: Report| o.line(&format_report(&r)));
+        Session {
+            out,
+            engine: Engine::new(sink),
+        }
+    }
+
+    /// Handles one line; false once the session should end. A panic while
+    /// handling it (a bug) is reported and the session goes on.
+    fn handle_line(&mut self, line: &str) -> bool {
+        log::debug!("<< {line}");
+        match catch_unwind(AssertUnwindSafe(|| self.handle(line))) {
+            Ok(go_on) => go_on,
+            Err(_) => {
+                self.out.error("internal error while handling this command");
+                true
+            }
+        }
+    }
+
+    fn handle(&mut self, line: &str) -> bool {
+        let cmd = match parse(line) {
+            Ok(c) => c,
+            Err(e) => {
+                self.out.error(e);
+                return true;
+            }
+        };
+        match cmd {
+            Command::Empty => {}
+            Command::Usi => {
+                self.out.line(&format!("id name {ENGINE_NAME}"));
+                self.out.line(&format!("id author {ENGINE_AUTHOR}"));
+                for l in option_lines() {
+                    self.out.line(&l);
+                }
+                self.out.line("usiok");
+            }
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption { name, value } => {
+                let result = setting(&name, value.as_deref())
+                    .map_err(|e| e.to_string())
+                    .and_then(|s| self.engine.set(s).map_err(|e| e.to_string()));
+                if let Err(e) = result {
+                    self.out.error(e);
+                }
+            }
+            Command::UsiNewGame => self.engine.new_game(),
+            Command::Position { sfen, moves } => {
+                if let Err(e) = self.engine.set_position(sfen.as_deref(), &moves) {
+                    self.out.error(format!("position rejected: {e}"));
+                }
+            }
+            Command::Go(go) => self.go(go),
+            Command::Stop => self.engine.stop(),
+            Command::PonderHit(clock) => {
+                self.warn_negative(&clock);
+                let fresh = (clock != Clock::default()).then(|| Limits {
+                    time: [clock.btime, clock.wtime],
+                    inc: [clock.binc.unwrap_or(0), clock.winc.unwrap_or(0)],
+                    byoyomi: clock.byoyomi.unwrap_or(0),
+                    ..Limits::default()
+                });
+                self.engine.ponderhit(fresh);
+            }
+            Command::GameOver(_) => self.engine.finish(),
+            Command::Quit => return false,
+            Command::Display => {
+                for l in self.engine.display().lines() {
+                    self.out.line(l);
+                }
+            }
+            Command::Bench(args) => {
+                if let Err(e) = self.engine.bench(&args) {
+                    self.out.error(e);
+                }
+            }
+            Command::Eval => self
+                .out
+                .line(&format!("info string eval {}", self.engine.eval())),
+        }
+        true
+    }
+
+    fn warn_negative(&self, clock: &Clock) {
+        if !clock.negative.is_empty() {
+            self.out
+                .error(format!("negative {} read as 0", clock.negative.join(", ")));
+        }
+    }
+
+    fn go(&mut self, go: Go) {
+        if self.engine.is_busy() {
+            self.out
+                .error("go ignored: a search is running (send stop first)");
+            return;
+        }
+        let result = match go {
+            Go::Search(g) => {
+                self.warn_negative(&g.clock);
+                self.engine.go(limits(&g))
+            }
+            Go::Perft(depth) => self.engine.perft(depth),
+            Go::Mate(_) => {
+                self.out.line("checkmate notimplemented");
+                Ok(())
+            }
+        };
+        if let Err(e) = result {
+            self.out.error(format!("go ignored: {e}"));
+        }
+    }
+}
+
+/// The search limits of a `go`.
+pub fn limits(g: &GoSearch) -> Limits {
+    let c = &g.clock;
+    Limits {
+        time: [c.btime, c.wtime],
+        inc: [c.binc.unwrap_or(0), c.winc.unwrap_or(0)],
+        byoyomi: c.byoyomi.unwrap_or(0),
+        movetime: g.movetime,
+        depth: g.depth,
+        nodes: g.nodes,
+        infinite: g.infinite,
+        ponder: g.ponder,
+    }
+}
+
+/// A USI score: `cp <n>` or `mate <plies>`, negative when being mated
+/// (`mate -0` for a side already mated, never `mate 0`).
+pub fn format_score(s: Score) -> String {
+    match s {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(0) => "mate -0".to_string(),
+        Score::Mate(n) => format!("mate {n}"),
+    }
+}
+
+/// An `info` line.
+pub fn format_info(info: &Info, pv: &[String]) -> String {
+    let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {} time {} nodes {} nps {} hashfull {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        format_score(info.score),
+        info.time_ms,
+        info.nodes,
+        nps,
+        info.hashfull
+    );
+    if !pv.is_empty() {
+        s.push_str(" pv ");
+        s.push_str(&pv.join(" "));
+    }
+    s
+}
+
+/// The text of an engine report (one or more lines, without the final line end).
+pub fn format_report(r: &Report) -> String {
+    match r {
+        Report::Info { info, pv } => format_info(info, pv),
+        Report::BestMove(Decision::Move { mv, ponder: None }) => format!("bestmove {mv}"),
+        Report::BestMove(Decision::Move {
+            mv,
+            ponder: Some(p),
+        }) => format!("bestmove {mv} ponder {p}"),
+        Report::BestMove(Decision::Resign) => "bestmove resign".to_string(),
+        Report::BestMove(Decision::Win) => "bestmove win".to_string(),
+        Report::PerftMove { mv, nodes } => format!("{mv}: {nodes}"),
+        Report::PerftTotal(n) => format!("\nNodes searched: {n}"),
+        Report::Message(m) => format!("info string {m}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn capped(input: &[u8], max: usize) -> Vec<Input> {
+        let mut r = Cursor::new(input.to_vec());
+        let mut buf = Vec::new();
+        let mut out = Vec::new();
+        while let Some(res) = read_line_capped(&mut r, &mut buf, max).unwrap() {
+            out.push(match res {
+                None => Input::Line(String::from_utf8_lossy(&buf).into_owned()),
+                Some(n) => Input::Overlong(n),
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn line_reading() {
+        assert_eq!(
+            capped(b"usi\r\nisready\n\nquit", 100),
+            vec![
+                Input::Line("usi".into()),
+                Input::Line("isready".into()),
+                Input::Line("".into()),
+                Input::Line("quit".into())
+            ]
+        );
+        let mut long = vec![b'x'; 1000];
+        long.extend_from_slice(b"\nok\n");
+        assert_eq!(
+            capped(&long, 100),
+            vec![Input::Overlong(1001), Input::Line("ok".into())]
+        );
+    }
+
+    #[test]
+    fn scores() {
+        assert_eq!(format_score(Score::Cp(-35)), "cp -35");
+        assert_eq!(format_score(Score::Mate(3)), "mate 3");
+        assert_eq!(format_score(Score::Mate(-2)), "mate -2");
+        assert_eq!(format_score(Score::Mate(0)), "mate -0");
+    }
+
+    /// In-process transcript through `run` with a scripted input.
+    #[test]
+    fn transcript_in_process() {
+        #[derive(Clone)]
+        struct Shared(Arc<Mutex<Vec<u8>>>);
+        impl Write for Shared {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let buf = Shared(Arc::new(Mutex::new(Vec::new())));
+        let input = "usi\nisready\nposition startpos moves 7g7f\ngo depth 1\nfoo\n";
+        run(Cursor::new(input.as_bytes().to_vec()), buf.clone());
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        assert!(text.contains("usiok\nreadyok\n"), "{text}");
+        assert!(text.contains("bestmove "), "{text}");
+        assert!(
+            text.contains("info string error: unknown command 'foo'"),
+            "{text}"
+        );
+    }
+}

@@ -1,0 +1,609 @@
+//! USI input lines as typed commands: `parse` is a pure function from one line
+//! to a `Command` or a `ParseError` that says what is wrong.
+
+use crate::engine::clip;
+use std::fmt;
+
+/// One line of USI input, understood.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `usi`: identify and list options.
+    Usi,
+    /// `isready`: answer `readyok`.
+    IsReady,
+    /// `setoption name <id> [value <x>]`; both may contain spaces.
+    SetOption {
+        /// The option's name as sent.
+        name: String,
+        /// The value, if any (buttons have none).
+        value: Option<String>,
+    },
+    /// `usinewgame`.
+    UsiNewGame,
+    /// `position startpos | sfen <sfen> [moves ...]`.
+    Position {
+        /// The SFEN, or `None` for `startpos`.
+        sfen: Option<String>,
+        /// Moves to play from there, as sent.
+        moves: Vec<String>,
+    },
+    /// `go ...`.
+    Go(Go),
+    /// `stop`.
+    Stop,
+    /// `ponderhit`, possibly with fresh clock times.
+    PonderHit(Clock),
+    /// `gameover [win|lose|draw]`.
+    GameOver(Option<GameResult>),
+    /// `quit`.
+    Quit,
+    /// `d`: show the position (debugging).
+    Display,
+    /// `bench [args]`: the fixed search benchmark (debugging).
+    Bench(Vec<String>),
+    /// `eval`: the static evaluation (debugging).
+    Eval,
+    /// An empty line: nothing to do.
+    Empty,
+}
+
+/// What a `go` asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Go {
+    /// A normal search.
+    Search(GoSearch),
+    /// `go mate <ms>` or `go mate infinite` (`None`).
+    Mate(Option<u64>),
+    /// `go perft <depth>`.
+    Perft(u32),
+}
+
+/// Clock times, as sent with `go` or `ponderhit` (milliseconds).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// `btime`.
+    pub btime: Option<u64>,
+    /// `wtime`.
+    pub wtime: Option<u64>,
+    /// `binc`.
+    pub binc: Option<u64>,
+    /// `winc`.
+    pub winc: Option<u64>,
+    /// `byoyomi`.
+    pub byoyomi: Option<u64>,
+    /// Names of time fields that were negative and were read as 0.
+    pub negative: Vec<&'static str>,
+}
+
+/// The limits of a normal `go`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoSearch {
+    /// Clock times.
+    pub clock: Clock,
+    /// `movetime`.
+    pub movetime: Option<u64>,
+    /// `depth`.
+    pub depth: Option<u32>,
+    /// `nodes`.
+    pub nodes: Option<u64>,
+    /// `infinite`.
+    pub infinite: bool,
+    /// `ponder`.
+    pub ponder: bool,
+}
+
+/// The result announced by `gameover`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// `win`.
+    Win,
+    /// `lose`.
+    Lose,
+    /// `draw`.
+    Draw,
+}
+
+/// Why a line was not understood.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// The first word is no command.
+    UnknownCommand(String),
+    /// A command took no arguments but got some.
+    UnexpectedArgument { command: &'static str, arg: String },
+    /// `setoption` without `name <id>`.
+    SetOptionSyntax,
+    /// `position` not followed by `startpos` or `sfen <sfen>`.
+    PositionSyntax(String),
+    /// A `go` or `ponderhit` keyword is missing its value.
+    MissingValue(&'static str),
+    /// A value is not a number in range.
+    BadNumber { field: &'static str, value: String },
+    /// A `go` keyword that is not one.
+    UnknownGoToken(String),
+    /// `gameover` with something other than win, lose or draw.
+    BadGameResult(String),
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ParseError::*;
+        match self {
+            UnknownCommand(c) => write!(f, "unknown command '{}'", clip(c)),
+            UnexpectedArgument { command, arg } => {
+                write!(f, "'{command}' takes no argument, got '{}'", clip(arg))
+            }
+            SetOptionSyntax => write!(f, "expected 'setoption name <id> [value <x>]'"),
+            PositionSyntax(got) => write!(
+                f,
+                "expected 'position startpos|sfen <sfen> [moves ...]', got '{}'",
+                clip(got)
+            ),
+            MissingValue(field) => write!(f, "'{field}' needs a value"),
+            BadNumber { field, value } => {
+                write!(f, "bad value '{}' for '{field}'", clip(value))
+            }
+            UnknownGoToken(t) => write!(f, "unknown go parameter '{}'", clip(t)),
+            BadGameResult(r) => {
+                write!(f, "bad gameover result '{}' (win, lose or draw)", clip(r))
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Parses one input line (without its line end; a trailing `\r` and any extra
+/// whitespace are ignored).
+pub fn parse(line: &str) -> Result<Command, ParseError> {
+    let mut words = line.split_whitespace();
+    let Some(head) = words.next() else {
+        return Ok(Command::Empty);
+    };
+    let rest: Vec<&str> = words.collect();
+    let bare = |cmd: &'static str, c: Command| match rest.first() {
+        None => Ok(c),
+        Some(a) => Err(ParseError::UnexpectedArgument {
+            command: cmd,
+            arg: a.to_string(),
+        }),
+    };
+    match head {
+        "usi" => bare("usi", Command::Usi),
+        "isready" => bare("isready", Command::IsReady),
+        "usinewgame" => bare("usinewgame", Command::UsiNewGame),
+        "stop" => bare("stop", Command::Stop),
+        "quit" => bare("quit", Command::Quit),
+        "d" => bare("d", Command::Display),
+        "eval" => bare("eval", Command::Eval),
+        "bench" => Ok(Command::Bench(rest.iter().map(|s| s.to_string()).collect())),
+        "setoption" => parse_setoption(&rest),
+        "position" => parse_position(&rest),
+        "go" => parse_go(&rest).map(Command::Go),
+        "ponderhit" => {
+            let mut clock = Clock::default();
+            let mut it = rest.iter().copied();
+            while let Some(t) = it.next() {
+                if !clock_field(&mut clock, t, &mut it)? {
+                    return Err(ParseError::UnknownGoToken(t.to_string()));
+                }
+            }
+            Ok(Command::PonderHit(clock))
+        }
+        "gameover" => match rest.as_slice() {
+            [] => Ok(Command::GameOver(None)),
+            ["win"] => Ok(Command::GameOver(Some(GameResult::Win))),
+            ["lose"] => Ok(Command::GameOver(Some(GameResult::Lose))),
+            ["draw"] => Ok(Command::GameOver(Some(GameResult::Draw))),
+            _ => Err(ParseError::BadGameResult(rest.join(" "))),
+        },
+        other => Err(ParseError::UnknownCommand(other.to_string())),
+    }
+}
+
+fn parse_setoption(rest: &[&str]) -> Result<Command, ParseError> {
+    if rest.first() != Some(&"name") {
+        return Err(ParseError::SetOptionSyntax);
+    }
+    let rest = &rest[1..];
+    let (name, value) = match rest.iter().position(|&w| w == "value") {
+        Some(i) => (&rest[..i], Some(rest[i + 1..].join(" "))),
+        None => (rest, None),
+    };
+    if name.is_empty() {
+        return Err(ParseError::SetOptionSyntax);
+    }
+    Ok(Command::SetOption {
+        name: name.join(" "),
+        value,
+    })
+}
+
+fn parse_position(rest: &[&str]) -> Result<Command, ParseError> {
+    let (sfen, after) = match rest.first() {
+        Some(&"startpos") => (None, &rest[1..]),
+        Some(&"sfen") => {
+            let end = rest
+                .iter()
+                .position(|&w| w == "moves")
+                .unwrap_or(rest.len());
+            if end == 1 {
+                return Err(ParseError::PositionSyntax(rest.join(" ")));
+            }
+            (Some(rest[1..end].join(" ")), &rest[end..])
+        }
+        _ => return Err(ParseError::PositionSyntax(rest.join(" "))),
+    };
+    let moves = match after.first() {
+        None => Vec::new(),
+        Some(&"moves") => after[1..].iter().map(|s| s.to_string()).collect(),
+        Some(_) => return Err(ParseError::PositionSyntax(after.join(" "))),
+    };
+    Ok(Command::Position { sfen, moves })
+}
+
+/// Reads a non-negative number; negative values are reported by the caller.
+fn number<'a>(
+    field: &'static str,
+    it: &mut impl Iterator<Item = &'a str>,
+) -> Result<u64, ParseError> {
+    let v = it.next().ok_or(ParseError::MissingValue(field))?;
+    v.parse::<u64>().map_err(|_| ParseError::BadNumber {
+        field,
+        value: v.to_string(),
+    })
+}
+
+/// Reads a time: a negative time (some GUIs send one when a clock has run out)
+/// is read as 0 and noted.
+fn time<'a>(
+    field: &'static str,
+    clock_negative: &mut Vec<&'static str>,
+    it: &mut impl Iterator<Item = &'a str>,
+) -> Result<u64, ParseError> {
+    let v = it.next().ok_or(ParseError::MissingValue(field))?;
+    if let Ok(n) = v.parse::<u64>() {
+        return Ok(n);
+    }
+    match v.parse::<i64>() {
+        Ok(n) if n < 0 => {
+            clock_negative.push(field);
+            Ok(0)
+        }
+        _ => Err(ParseError::BadNumber {
+            field,
+            value: v.to_string(),
+        }),
+    }
+}
+
+/// Reads one clock field if `t` names one; `Ok(false)` if it does not.
+fn clock_field<'a>(
+    clock: &mut Clock,
+    t: &str,
+    it: &mut impl Iterator<Item = &'a str>,
+) -> Result<bool, ParseError> {
+    let neg = &mut clock.negative;
+    match t {
+        "btime" => clock.btime = Some(time("btime", neg, it)?),
+        "wtime" => clock.wtime = Some(time("wtime", neg, it)?),
+        "binc" => clock.binc = Some(time("binc", neg, it)?),
+        "winc" => clock.winc = Some(time("winc", neg, it)?),
+        "byoyomi" => clock.byoyomi = Some(time("byoyomi", neg, it)?),
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn parse_go(rest: &[&str]) -> Result<Go, ParseError> {
+    let mut g = GoSearch::default();
+    let mut mate: Option<Option<u64>> = None;
+    let mut perft: Option<u32> = None;
+    let mut it = rest.iter().copied();
+    while let Some(t) = it.next() {
+        if clock_field(&mut g.clock, t, &mut it)? {
+            continue;
+        }
+        match t {
+            "movetime" => {
+                let mut neg = Vec::new();
+                g.movetime = Some(time("movetime", &mut neg, &mut it)?);
+                g.clock.negative.extend(neg);
+            }
+            "depth" => {
+                let d = number("depth", &mut it)?;
+                g.depth = Some(u32::try_from(d).map_err(|_| ParseError::BadNumber {
+                    field: "depth",
+                    value: d.to_string(),
+                })?);
+            }
+            "nodes" => g.nodes = Some(number("nodes", &mut it)?),
+            "infinite" => g.infinite = true,
+            "ponder" => g.ponder = true,
+            "mate" => {
+                mate = Some(match it.next() {
+                    Some("infinite") => None,
+                    Some(v) => Some(v.parse::<u64>().map_err(|_| ParseError::BadNumber {
+                        field: "mate",
+                        value: v.to_string(),
+                    })?),
+                    None => return Err(ParseError::MissingValue("mate")),
+                })
+            }
+            "perft" => {
+                let v = it.next().ok_or(ParseError::MissingValue("perft"))?;
+                perft = Some(v.parse::<u32>().map_err(|_| ParseError::BadNumber {
+                    field: "perft",
+                    value: v.to_string(),
+                })?)
+            }
+            other => return Err(ParseError::UnknownGoToken(other.to_string())),
+        }
+    }
+    Ok(match (perft, mate) {
+        (Some(d), _) => Go::Perft(d),
+        (None, Some(m)) => Go::Mate(m),
+        (None, None) => Go::Search(g),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    fn ok(line: &str) -> Command {
+        parse(line).unwrap_or_else(|e| panic!("{line:?}: {e}"))
+    }
+
+    #[test]
+    fn simple_commands() {
+        assert_eq!(ok("usi"), Command::Usi);
+        assert_eq!(ok("  isready \r"), Command::IsReady);
+        assert_eq!(ok("usinewgame"), Command::UsiNewGame);
+        assert_eq!(ok("stop"), Command::Stop);
+        assert_eq!(ok("quit"), Command::Quit);
+        assert_eq!(ok("d"), Command::Display);
+        assert_eq!(ok("eval"), Command::Eval);
+        assert_eq!(ok("bench"), Command::Bench(vec![]));
+        assert_eq!(ok(""), Command::Empty);
+        assert_eq!(ok(" \t \r"), Command::Empty);
+        assert!(matches!(
+            parse("isready now"),
+            Err(ParseError::UnexpectedArgument { .. })
+        ));
+        assert!(matches!(parse("uci"), Err(ParseError::UnknownCommand(_))));
+        assert!(matches!(parse("USI"), Err(ParseError::UnknownCommand(_))));
+    }
+
+    #[test]
+    fn setoption() {
+        assert_eq!(
+            ok("setoption name USI_Hash value 128"),
+            Command::SetOption {
+                name: "USI_Hash".into(),
+                value: Some("128".into())
+            }
+        );
+        assert_eq!(
+            ok("setoption name Clear_Hash"),
+            Command::SetOption {
+                name: "Clear_Hash".into(),
+                value: None
+            }
+        );
+        assert_eq!(
+            ok("setoption  name Move  Overhead value  a  b \r"),
+            Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("a b".into())
+            }
+        );
+        assert_eq!(
+            ok("setoption name X value"),
+            Command::SetOption {
+                name: "X".into(),
+                value: Some("".into())
+            }
+        );
+        assert_eq!(parse("setoption"), Err(ParseError::SetOptionSyntax));
+        assert_eq!(parse("setoption name"), Err(ParseError::SetOptionSyntax));
+        assert_eq!(
+            parse("setoption name value 3"),
+            Err(ParseError::SetOptionSyntax)
+        );
+        assert_eq!(
+            parse("setoption USI_Hash 3"),
+            Err(ParseError::SetOptionSyntax)
+        );
+    }
+
+    #[test]
+    fn position() {
+        assert_eq!(
+            ok("position startpos"),
+            Command::Position {
+                sfen: None,
+                moves: vec![]
+            }
+        );
+        assert_eq!(
+            ok("position startpos moves 7g7f 3c3d"),
+            Command::Position {
+                sfen: None,
+                moves: vec!["7g7f".into(), "3c3d".into()]
+            }
+        );
+        assert_eq!(
+            ok("position sfen 4k/5 b - 1 moves"),
+            Command::Position {
+                sfen: Some("4k/5 b - 1".into()),
+                moves: vec![]
+            }
+        );
+        assert_eq!(
+            ok("position   sfen a  b c moves x\r"),
+            Command::Position {
+                sfen: Some("a b c".into()),
+                moves: vec!["x".into()]
+            }
+        );
+        assert!(parse("position").is_err());
+        assert!(parse("position sfen").is_err());
+        assert!(parse("position sfen moves 7g7f").is_err());
+        assert!(parse("position startpos 7g7f").is_err());
+        assert!(parse("position start").is_err());
+    }
+
+    #[test]
+    fn go_forms() {
+        let g = |l: &str| match ok(l) {
+            Command::Go(Go::Search(s)) => s,
+            c => panic!("{l}: {c:?}"),
+        };
+        let s = g("go btime 1000 wtime 2000 byoyomi 300");
+        assert_eq!(s.clock.btime, Some(1000));
+        assert_eq!(s.clock.wtime, Some(2000));
+        assert_eq!(s.clock.byoyomi, Some(300));
+        let s = g("go byoyomi 300");
+        assert_eq!((s.clock.btime, s.clock.byoyomi), (None, Some(300)));
+        let s = g("go btime 10 wtime 10 binc 5 winc 6 byoyomi 0");
+        assert_eq!((s.clock.binc, s.clock.winc), (Some(5), Some(6)));
+        let s = g("go ponder btime 1 wtime 2 byoyomi 3");
+        assert!(s.ponder);
+        let s = g("go infinite");
+        assert!(s.infinite);
+        let s = g("go movetime 200 depth 3 nodes 1000");
+        assert_eq!(
+            (s.movetime, s.depth, s.nodes),
+            (Some(200), Some(3), Some(1000))
+        );
+        assert_eq!(g("go"), GoSearch::default());
+        let s = g("go btime -5 wtime 3");
+        assert_eq!(s.clock.btime, Some(0));
+        assert_eq!(s.clock.negative, vec!["btime"]);
+        assert_eq!(ok("go mate 1000"), Command::Go(Go::Mate(Some(1000))));
+        assert_eq!(ok("go mate infinite"), Command::Go(Go::Mate(None)));
+        assert_eq!(ok("go perft 3"), Command::Go(Go::Perft(3)));
+        assert!(parse("go btime").is_err());
+        assert!(parse("go btime x").is_err());
+        assert!(parse("go depth -1").is_err());
+        assert!(parse("go nodes -1").is_err());
+        assert!(parse("go perft -1").is_err());
+        assert!(parse("go mate").is_err());
+        assert!(parse("go perft").is_err());
+        assert!(parse("go fast").is_err());
+        assert!(parse("go btime 99999999999999999999999").is_err());
+        assert!(parse("go depth 99999999999").is_err());
+    }
+
+    #[test]
+    fn ponderhit_and_gameover() {
+        assert_eq!(ok("ponderhit"), Command::PonderHit(Clock::default()));
+        match ok("ponderhit btime 5 wtime 6 byoyomi 7") {
+            Command::PonderHit(c) => assert_eq!((c.btime, c.byoyomi), (Some(5), Some(7))),
+            c => panic!("{c:?}"),
+        }
+        assert!(parse("ponderhit now").is_err());
+        assert_eq!(ok("gameover"), Command::GameOver(None));
+        assert_eq!(ok("gameover win"), Command::GameOver(Some(GameResult::Win)));
+        assert_eq!(
+            ok("gameover lose"),
+            Command::GameOver(Some(GameResult::Lose))
+        );
+        assert_eq!(
+            ok("gameover draw"),
+            Command::GameOver(Some(GameResult::Draw))
+        );
+        assert!(parse("gameover maybe").is_err());
+        assert!(parse("gameover win lose").is_err());
+    }
+
+    #[test]
+    fn error_messages_clip_long_input() {
+        let long = "x".repeat(10_000);
+        let msg = parse(&long).unwrap_err().to_string();
+        assert!(msg.len() < 100, "{msg}");
+        let msg = parse("\u{1b}[31m\u{0}é").unwrap_err().to_string();
+        assert!(
+            msg.chars().all(|c| c == ' ' || c.is_ascii_graphic()),
+            "{msg}"
+        );
+    }
+
+    const WORDS: &[&str] = &[
+        "usi",
+        "isready",
+        "setoption",
+        "name",
+        "value",
+        "position",
+        "startpos",
+        "sfen",
+        "moves",
+        "go",
+        "btime",
+        "wtime",
+        "binc",
+        "winc",
+        "byoyomi",
+        "movetime",
+        "depth",
+        "nodes",
+        "infinite",
+        "ponder",
+        "mate",
+        "perft",
+        "stop",
+        "ponderhit",
+        "gameover",
+        "win",
+        "lose",
+        "draw",
+        "quit",
+        "d",
+        "eval",
+        "7g7f",
+        "P*5e",
+        "-1",
+        "0",
+        "300",
+        "18446744073709551616",
+        "b",
+        "w",
+        "-",
+        "1",
+        "+",
+        "\r",
+        "\t",
+        "",
+    ];
+
+    /// Random lines never panic, and parsing is deterministic.
+    #[test]
+    fn random_lines() {
+        let mut rng = StdRng::seed_from_u64(3);
+        for _ in 0..200_000 {
+            let n = rng.gen_range(0..10);
+            let mut line = String::new();
+            for _ in 0..n {
+                if rng.gen_bool(0.7) {
+                    line.push_str(WORDS[rng.gen_range(0..WORDS.len())]);
+                } else {
+                    for _ in 0..rng.gen_range(0..6) {
+                        line.push(rng.gen_range(' '..='~'));
+                    }
+                    if rng.gen_bool(0.05) {
+                        line.push(char::from_u32(rng.gen_range(0x80..0x3000)).unwrap_or('?'));
+                    }
+                }
+                line.push(' ');
+            }
+            let a = parse(&line);
+            assert_eq!(a, parse(&line));
+            if let Err(e) = a {
+                assert!(!e.to_string().is_empty());
+            }
+        }
+    }
+}

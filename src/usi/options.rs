@@ -1,0 +1,416 @@
+//! The USI options: what `usi` lists, and how `setoption` names and values map
+//! onto engine `Setting`s.
+
+use crate::engine::{clip, Setting, DEFAULT_HASH_MB, MAX_HASH_MB};
+use crate::search::SearchOptions;
+use crate::variant::Variant;
+use std::fmt;
+
+/// The type of a USI option, with its default and bounds.
+#[derive(Copy, Clone, Debug)]
+enum Type {
+    Check(bool),
+    Spin { default: i64, min: i64, max: i64 },
+    Combo(&'static str, &'static [&'static str]),
+    Button,
+}
+
+/// Which engine setting an option feeds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Id {
+    Variant,
+    Hash,
+    Ponder,
+    MultiPv,
+    Threads,
+    MaxMovesToDraw,
+    NetworkDelay,
+    EnteringKingRule,
+    ClearHash,
+}
+
+/// One option: its listed name, names also accepted, type.
+struct Spec {
+    id: Id,
+    name: &'static str,
+    aliases: &'static [&'static str],
+    ty: Type,
+}
+
+const VARIANT_NAMES: &[&str] = &[
+    "shogi",
+    "judkins",
+    "yarishogi",
+    "heian",
+    "heian9x8",
+    "heian8x9",
+    "heian8x8",
+];
+
+/// Entering-king rule values (YaneuraOu's names, which GUIs already know).
+const NO_ENTERING_KING: &str = "NoEnteringKing";
+const CSA_RULE_27: &str = "CSARule27";
+
+/// Names accepted for "no declaration" and "CSA 27-point declaration".
+const OFF_ALIASES: &[&str] = &[NO_ENTERING_KING, "none", "off"];
+const CSA27_ALIASES: &[&str] = &[CSA_RULE_27, "csa27", "27"];
+
+fn specs() -> [Spec; 9] {
+    let d = SearchOptions::default();
+    [
+        Spec {
+            id: Id::Variant,
+            name: "USI_Variant",
+            aliases: &["UCI_Variant"],
+            ty: Type::Combo("shogi", VARIANT_NAMES),
+        },
+        Spec {
+            id: Id::Hash,
+            name: "USI_Hash",
+            aliases: &["Hash"],
+            ty: Type::Spin {
+                default: DEFAULT_HASH_MB as i64,
+                min: 1,
+                max: MAX_HASH_MB as i64,
+            },
+        },
+        Spec {
+            id: Id::Ponder,
+            name: "USI_Ponder",
+            aliases: &["Ponder"],
+            ty: Type::Check(false),
+        },
+        Spec {
+            id: Id::MultiPv,
+            name: "MultiPV",
+            aliases: &["USI_MultiPV"],
+            ty: Type::Spin {
+                default: 1,
+                min: 1,
+                max: 500,
+            },
+        },
+        Spec {
+            id: Id::Threads,
+            name: "Threads",
+            aliases: &[],
+            ty: Type::Spin {
+                default: 1,
+                min: 1,
+                max: 1,
+            },
+        },
+        Spec {
+            id: Id::MaxMovesToDraw,
+            name: "MaxMovesToDraw",
+            aliases: &[],
+            ty: Type::Spin {
+                default: d.max_moves_to_draw as i64,
+                min: 0,
+                max: 100_000,
+            },
+        },
+        Spec {
+            id: Id::NetworkDelay,
+            name: "NetworkDelay",
+            aliases: &["Move Overhead", "MoveOverhead"],
+            ty: Type::Spin {
+                default: d.move_overhead as i64,
+                min: 0,
+                max: 10_000,
+            },
+        },
+        Spec {
+            id: Id::EnteringKingRule,
+            name: "EnteringKingRule",
+            aliases: &[],
+            ty: Type::Combo(
+                if d.declaration {
+                    CSA_RULE_27
+                } else {
+                    NO_ENTERING_KING
+                },
+                &[NO_ENTERING_KING, CSA_RULE_27],
+            ),
+        },
+        Spec {
+            id: Id::ClearHash,
+            name: "Clear_Hash",
+            aliases: &[],
+            ty: Type::Button,
+        },
+    ]
+}
+
+/// The `option name ...` lines that `usi` prints.
+pub fn option_lines() -> Vec<String> {
+    specs()
+        .iter()
+        .map(|s| {
+            let ty = match s.ty {
+                Type::Check(d) => format!("type check default {d}"),
+                Type::Spin { default, min, max } => {
+                    format!("type spin default {default} min {min} max {max}")
+                }
+                Type::Combo(d, vars) => {
+                    let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
+                    format!("type combo default {d} {}", vars.join(" "))
+                }
+                Type::Button => "type button".to_string(),
+            };
+            format!("option name {} {ty}", s.name)
+        })
+        .collect()
+}
+
+/// Why a `setoption` was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option of that name.
+    Unknown(String),
+    /// The option needs a value and got none.
+    MissingValue(&'static str),
+    /// The value does not fit the option.
+    BadValue {
+        /// The option's listed name.
+        name: &'static str,
+        /// The value sent.
+        value: String,
+        /// What would fit.
+        expected: String,
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Unknown(n) => write!(f, "unknown option '{}'", clip(n)),
+            OptionError::MissingValue(n) => write!(f, "option {n} needs a value"),
+            OptionError::BadValue {
+                name,
+                value,
+                expected,
+            } => write!(
+                f,
+                "bad value '{}' for option {name} (expected {expected})",
+                clip(value)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// Maps `setoption name <name> [value <value>]` onto an engine setting.
+/// Names are matched ignoring case; so are check and combo values.
+pub fn setting(name: &str, value: Option<&str>) -> Result<Setting, OptionError> {
+    let all = specs();
+    let spec = all
+        .iter()
+        .find(|s| {
+            s.name.eq_ignore_ascii_case(name)
+                || s.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+        })
+        .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+    let bad = |expected: String| OptionError::BadValue {
+        name: spec.name,
+        value: value.unwrap_or("").to_string(),
+        expected,
+    };
+    if let Type::Button = spec.ty {
+        return match spec.id {
+            Id::ClearHash => Ok(Setting::ClearHash),
+            _ => Err(OptionError::Unknown(name.to_string())),
+        };
+    }
+    let value = value
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .ok_or(OptionError::MissingValue(spec.name))?;
+    match spec.ty {
+        Type::Check(_) => {
+            let on = if value.eq_ignore_ascii_case("true") {
+                true
+            } else if value.eq_ignore_ascii_case("false") {
+                false
+            } else {
+                return Err(bad("true or false".into()));
+            };
+            match spec.id {
+                Id::Ponder => Ok(Setting::Ponder(on)),
+                _ => Err(OptionError::Unknown(name.to_string())),
+            }
+        }
+        Type::Spin { min, max, .. } => {
+            let n = value
+                .parse::<i64>()
+                .ok()
+                .filter(|n| (min..=max).contains(n))
+                .ok_or_else(|| bad(format!("an integer from {min} to {max}")))?;
+            Ok(match spec.id {
+                Id::Hash => Setting::HashMb(n as usize),
+                Id::MultiPv => Setting::MultiPv(n as u32),
+                Id::Threads => Setting::Threads(n as u32),
+                Id::MaxMovesToDraw => Setting::MaxMovesToDraw(n as u32),
+                _ => Setting::MoveOverhead(n as u64),
+            })
+        }
+        Type::Combo(_, vars) => {
+            let expected = || format!("one of {}", vars.join(" "));
+            match spec.id {
+                Id::Variant => Variant::by_name(value)
+                    .map(Setting::Variant)
+                    .ok_or_else(|| bad(expected())),
+                _ => {
+                    let is = |names: &[&str]| names.iter().any(|n| n.eq_ignore_ascii_case(value));
+                    if is(OFF_ALIASES) {
+                        Ok(Setting::Declaration(false))
+                    } else if is(CSA27_ALIASES) {
+                        Ok(Setting::Declaration(true))
+                    } else {
+                        Err(bad(expected()))
+                    }
+                }
+            }
+        }
+        Type::Button => Err(OptionError::Unknown(name.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listing_has_every_option_once() {
+        let lines = option_lines();
+        for name in [
+            "USI_Variant",
+            "USI_Hash",
+            "USI_Ponder",
+            "MultiPV",
+            "Threads",
+            "MaxMovesToDraw",
+            "NetworkDelay",
+            "EnteringKingRule",
+            "Clear_Hash",
+        ] {
+            let prefix = format!("option name {name} type ");
+            assert_eq!(
+                lines.iter().filter(|l| l.starts_with(&prefix)).count(),
+                1,
+                "{name}"
+            );
+        }
+        assert!(lines.contains(&"option name Threads type spin default 1 min 1 max 1".to_string()));
+        assert!(lines[0].ends_with(
+            "default shogi var shogi var judkins var yarishogi var heian var heian9x8 var heian8x9 var heian8x8"
+        ));
+        assert!(lines.iter().all(|l| l.is_ascii()));
+    }
+
+    #[test]
+    fn settings() {
+        assert!(matches!(
+            setting("USI_Hash", Some("16")),
+            Ok(Setting::HashMb(16))
+        ));
+        assert!(matches!(
+            setting("hash", Some("16")),
+            Ok(Setting::HashMb(16))
+        ));
+        assert!(matches!(
+            setting("USI_Hash", Some("0")),
+            Err(OptionError::BadValue { .. })
+        ));
+        assert!(matches!(
+            setting("USI_Hash", Some("-3")),
+            Err(OptionError::BadValue { .. })
+        ));
+        assert!(matches!(
+            setting("USI_Hash", None),
+            Err(OptionError::MissingValue(_))
+        ));
+        assert!(matches!(
+            setting("USI_Hash", Some("")),
+            Err(OptionError::MissingValue(_))
+        ));
+        assert!(matches!(
+            setting("Threads", Some("1")),
+            Ok(Setting::Threads(1))
+        ));
+        assert!(matches!(
+            setting("Threads", Some("2")),
+            Err(OptionError::BadValue { .. })
+        ));
+        assert!(matches!(
+            setting("MaxMovesToDraw", Some("320")),
+            Ok(Setting::MaxMovesToDraw(320))
+        ));
+        assert!(matches!(
+            setting("MaxMovesToDraw", Some("0")),
+            Ok(Setting::MaxMovesToDraw(0))
+        ));
+        assert!(matches!(
+            setting("USI_Ponder", Some("true")),
+            Ok(Setting::Ponder(true))
+        ));
+        assert!(matches!(
+            setting("USI_Ponder", Some("yes")),
+            Err(OptionError::BadValue { .. })
+        ));
+        assert!(matches!(
+            setting("MultiPV", Some("3")),
+            Ok(Setting::MultiPv(3))
+        ));
+        assert!(matches!(
+            setting("USI_MultiPV", Some("3")),
+            Ok(Setting::MultiPv(3))
+        ));
+        assert!(matches!(
+            setting("NetworkDelay", Some("120")),
+            Ok(Setting::MoveOverhead(120))
+        ));
+        assert!(matches!(
+            setting("Move Overhead", Some("120")),
+            Ok(Setting::MoveOverhead(120))
+        ));
+        assert!(matches!(
+            setting("EnteringKingRule", Some("NoEnteringKing")),
+            Ok(Setting::Declaration(false))
+        ));
+        assert!(matches!(
+            setting("EnteringKingRule", Some("CSARule27")),
+            Ok(Setting::Declaration(true))
+        ));
+        assert!(matches!(
+            setting("EnteringKingRule", Some("TryRule")),
+            Err(OptionError::BadValue { .. })
+        ));
+        assert!(matches!(
+            setting("Clear_Hash", None),
+            Ok(Setting::ClearHash)
+        ));
+        match setting("UCI_Variant", Some("judkins")) {
+            Ok(Setting::Variant(v)) => assert_eq!(v.name(), "judkins"),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            setting("USI_Variant", Some("chess")),
+            Err(OptionError::BadValue { .. })
+        ));
+        assert!(matches!(
+            setting("Foo", Some("1")),
+            Err(OptionError::Unknown(_))
+        ));
+        assert!(matches!(setting("", None), Err(OptionError::Unknown(_))));
+    }
+
+    #[test]
+    fn every_listed_variant_exists() {
+        for name in VARIANT_NAMES {
+            assert!(Variant::by_name(name).is_some(), "{name}");
+        }
+        assert_eq!(VARIANT_NAMES.len(), Variant::all().len());
+    }
+}
