@@ -26,7 +26,8 @@ definition, for Heian variants) is set only if the engine lists that option, and
 variant is selected through ``USI_Variant`` (or else ``UCI_Variant``) only if the engine
 lists it.  Positions are always sent as ``position sfen <start> moves ...``.
 
-Exit status: 0 after a match, 1 if an engine cannot be started, 2 on bad arguments.
+Exit status: 0 after a match, 1 if an engine cannot be started, 2 on bad arguments,
+3 if the runner itself failed during the match (a bug; the summary is still printed).
 """
 
 from __future__ import annotations
@@ -741,6 +742,7 @@ class Match:
         self.names = ["", ""]
         self.next_job = 0
         self.warned: set[str] = set()
+        self.failed = False
         self.player = GamePlayer(variant, tc, args.max_plies, args.margin,
                                  args.hang_timeout, self.stop, args.crosscheck)
         self.jobs = [GameJob(i, (i // 2) % len(openings), openings[(i // 2) % len(openings)],
@@ -797,7 +799,7 @@ class Match:
         if self.records:
             self.records.close()
         self.print_summary()
-        return 0
+        return 3 if self.failed else 0
 
     def worker(self, pair: list[Engine]) -> None:
         while not self.stop.is_set():
@@ -811,6 +813,7 @@ class Match:
             except Aborted:
                 return
             except Exception as e:          # a bug must not hang the match
+                self.failed = True
                 self.stop.set()
                 print(f"error in game {job.index + 1}: {e!r}", file=sys.stderr, flush=True)
                 raise

@@ -1,23 +1,28 @@
 """Rules referee for the match runner: variants, SFEN/USI notation, game-end rules.
 
-The legal moves of a position come from pyffish (Fairy-Stockfish's Python binding),
-which is independent of the engines under test.  Everything pyffish does differently
-from the project's rules (see /work/shared/RULES.md) is handled here:
+The legal moves of every position come from pyffish (Fairy-Stockfish's Python
+binding), which is independent of the engines under test.  The position itself is
+kept here (``Board.apply``: move the piece, promote on ``+``, captured pieces go to the
+capturer's hand unpromoted in variants with drops) because every pyffish call costs
+milliseconds; ``Referee(crosscheck=True)`` (``match.py --crosscheck``) also asks pyffish
+for each new position and stops on any difference, and the tests do so on random games
+in every variant.  Everything pyffish does differently from the project's rules (see
+/work/shared/RULES.md) is handled here:
 
 * Notation.  pyffish speaks Fairy-Stockfish's FEN and chess-like coordinates, not
   SFEN/USI.  In its FEN the first player (Black, sente) is uppercase *and* has the side
   letter ``w``, hands are written in brackets after the board (``[GPpp]``, one letter
-  per piece), and the move counter is a chess full-move number.  Squares are
-  ``<file letter a..><rank number 1..>`` with file ``a`` on Black's left and rank 1 at
-  Black's side; USI squares are ``<file number 1..W from Black's right><rank letter
-  a.. from the top>``.  Drops are ``P@e5`` in pyffish, ``P*5e`` in USI; promotion is a
-  ``+`` suffix in both.
+  per piece; no brackets in Heian, which has no hands), and the move counter is a chess
+  full-move number.  Squares are ``<file letter a..><rank number 1..>`` with file ``a``
+  on Black's left and rank 1 on Black's side; USI squares are ``<file number 1..W from
+  Black's right><rank letter a.. from the top>`` (on 6x6, USI ``6f`` = pyffish ``a1``).
+  Drops are ``P@e5`` in pyffish, ``P*5e`` in USI; promotion is a ``+`` suffix in both.
 * Pawn-drop mate (uchifuzume).  Upstream Fairy-Stockfish generates a pawn drop that
   mates as a legal move in shogi and judkins (it only scores it as a loss); here it is
   removed from the legal moves.  In yarishogi it stays legal.
 * Heian's bare king.  pyffish is given heian.ini with ``extinctionValue = none`` so
   that its move generator keeps working on a bare king; the rule itself (the player
-  whose last piece other than the king was just captured loses) is checked here.
+  whose last piece other than the king was just captured loses at once) is checked here.
 * Repetition (N-fold, per variant) with the perpetual-check rule, impasse points,
   the 27-point declaration and the move cap are judged here, not by pyffish.
 
@@ -25,7 +30,13 @@ Perpetual check: when a position occurs for the N-th time, the "cycle" is every 
 made since its first occurrence.  If every move of exactly one player in that span gave
 check, that player loses; otherwise the game is drawn.
 
-The module has no dependencies on the engines; the test stubs use it to move randomly.
+Impasse points (at the move cap, both kings in their zones): every piece a player owns
+on the board and in hand, by its unpromoted type: R and B (yari rook and yari bishop in
+yarishogi) 5, the others 1, the king 0.  Under the variant's threshold (shogi 24,
+judkins 12, yarishogi 26) loses; otherwise a draw.  Heian has no impasse rule: a draw.
+
+The module does not talk to engines; the test stubs use it to move randomly and
+scripts/gen_reference.py to count perft.
 """
 
 from __future__ import annotations
