@@ -7,6 +7,7 @@ use kawari::position::Position;
 use kawari::variant::Variant;
 use kawari::width::Width;
 use kawari::with_width;
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -114,11 +115,13 @@ fn perft_cli<W: BitWord>(
         Some(s) => Position::<W>::from_sfen(v, s).map_err(|e| format!("bad SFEN: {e}"))?,
         None => Position::<W>::startpos(v),
     };
+    // Write errors (a closed pipe) end the command quietly instead of panicking.
+    let mut out = std::io::stdout().lock();
     let start = Instant::now();
     let nodes = if divide {
         let mut total = 0;
         for (m, n) in perft::divide(&mut pos, depth) {
-            println!("{}: {}", m.to_usi(v), n);
+            writeln!(out, "{}: {}", m.to_usi(v), n).map_err(|e| e.to_string())?;
             total += n;
         }
         total
@@ -126,8 +129,10 @@ fn perft_cli<W: BitWord>(
         perft::perft(&mut pos, depth)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("nodes {nodes}");
-    println!("time {:.3} s", secs);
-    println!("nps {:.0}", nodes as f64 / secs.max(1e-9));
-    Ok(())
+    writeln!(
+        out,
+        "nodes {nodes}\ntime {secs:.3} s\nnps {:.0}",
+        nodes as f64 / secs.max(1e-9)
+    )
+    .map_err(|e| e.to_string())
 }

@@ -39,6 +39,17 @@ impl Zobrist {
     }
 }
 
+/// A piece whose only move is one leap (such as the pawn), moved set-wise.
+#[derive(Copy, Clone, Debug)]
+pub struct SingleStep<W: BitWord> {
+    /// Square-index delta of the leap.
+    pub delta: i32,
+    /// Squares from which the leap stays on the board.
+    pub from: Bitboard<W>,
+    /// Destinations whose origin lies in the promotion zone.
+    pub to_from_zone: Bitboard<W>,
+}
+
 /// Marks two squares that are not on one line in the direction table.
 pub const NO_DIRECTION: u8 = u8::MAX;
 
@@ -56,8 +67,9 @@ pub struct Tables<W: BitWord> {
     slides: [[u8; MAX_KINDS]; 2],
     /// For each colour and absolute direction, the kinds (bit mask) that slide that way.
     sliders_toward: [[u16; 8]; 2],
-    /// Kinds that have at least one leap.
-    leaper_kinds: u16,
+    /// For kinds whose only move is one leap (the pawn), the square-index delta
+    /// of that leap per colour, so all such pieces move in one shift.
+    single_step: [[Option<SingleStep<W>>; MAX_KINDS]; 2],
     /// Leap class of each kind (kinds with the same leaps share one), or NO_CLASS.
     leap_class: [u8; MAX_KINDS],
     /// A representative kind of each leap class.
@@ -126,14 +138,11 @@ impl<W: BitWord> Tables<W> {
         let mut leaps = vec![Bitboard::EMPTY; 2 * MAX_KINDS * nsq];
         let mut slides = [[0u8; MAX_KINDS]; 2];
         let mut sliders_toward = [[0u16; 8]; 2];
-        let mut leaper_kinds = 0u16;
+        let mut single_step = [[None; MAX_KINDS]; 2];
         let mut dead = vec![Bitboard::EMPTY; 2 * MAX_KINDS];
         for c in Color::ALL {
             for k in 0..nk {
                 let m = variant.kinds[k].movement;
-                if !m.leaps.is_empty() {
-                    leaper_kinds |= 1 << k;
-                }
                 for &s in m.slides {
                     let (df, dr) = absolute(c, s);
                     let d = Direction::from_delta(df, dr).expect("validated unit slide");
@@ -194,6 +203,31 @@ impl<W: BitWord> Tables<W> {
                 zone[Color::White.index()].set(sq);
             }
         }
+        for c in Color::ALL {
+            for k in 0..nk {
+                let m = variant.kinds[k].movement;
+                if m.leaps.len() != 1 || !m.slides.is_empty() {
+                    continue;
+                }
+                let (df, dr) = absolute(c, m.leaps[0]);
+                let delta = dr * geo.files as i32 + df;
+                let mut from = Bitboard::EMPTY;
+                let mut promo_from_zone = Bitboard::EMPTY;
+                for sq in geo.all() {
+                    if let Some(to) = geo.square(geo.file_of(sq) + df, geo.rank_of(sq) + dr) {
+                        from.set(sq);
+                        if zone[c.index()].has(sq) {
+                            promo_from_zone.set(to);
+                        }
+                    }
+                }
+                single_step[c.index()][k] = Some(SingleStep {
+                    delta,
+                    from,
+                    to_from_zone: promo_from_zone,
+                });
+            }
+        }
         let mut files = vec![Bitboard::EMPTY; geo.files as usize];
         for sq in geo.all() {
             files[geo.file_of(sq) as usize].set(sq);
@@ -205,7 +239,7 @@ impl<W: BitWord> Tables<W> {
             leaps,
             slides,
             sliders_toward,
-            leaper_kinds,
+            single_step,
             leap_class,
             class_rep,
             rays,
@@ -272,10 +306,10 @@ impl<W: BitWord> Tables<W> {
         self.sliders_toward[c.index()][d.index()]
     }
 
-    /// Kinds (bit mask) with any leap.
+    /// The one-leap description of kind `k` for colour `c`, if it has one move.
     #[inline(always)]
-    pub fn leaper_kinds(&self) -> u16 {
-        self.leaper_kinds
+    pub fn single_step(&self, c: Color, k: Kind) -> Option<&SingleStep<W>> {
+        self.single_step[c.index()][k.index()].as_ref()
     }
 
     /// Leap class of kind `k` (`NO_CLASS` if it does not leap).

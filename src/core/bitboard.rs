@@ -78,6 +78,12 @@ impl<W: BitWord> Bitboard<W> {
         self.0 ^= W::bit(sq.index() as u32);
     }
 
+    /// Every square moved by `delta` indices (the caller masks off wrap-arounds).
+    #[inline(always)]
+    pub fn shift(self, delta: i32) -> Self {
+        Bitboard(self.0.shift(delta))
+    }
+
     /// Iterates over the squares, lowest first.
     #[inline(always)]
     pub fn squares(self) -> Squares<W> {

@@ -40,6 +40,8 @@ pub trait BitWord:
     fn clear_lowest(self) -> Self;
     /// Set of the lowest `n` bits.
     fn low_mask(n: u32) -> Self;
+    /// Shifts towards higher bits by `n` (lower bits when negative).
+    fn shift(self, n: i32) -> Self;
 }
 
 macro_rules! impl_bitword {
@@ -66,6 +68,14 @@ macro_rules! impl_bitword {
             #[inline(always)]
             fn clear_lowest(self) -> Self {
                 self & self.wrapping_sub(1)
+            }
+            #[inline(always)]
+            fn shift(self, n: i32) -> Self {
+                if n >= 0 {
+                    self << n
+                } else {
+                    self >> -n
+                }
             }
             #[inline(always)]
             fn low_mask(n: u32) -> Self {

@@ -19,6 +19,9 @@ trait MoveSink<W: BitWord> {
     /// Board moves from `from` to each of `targets`. On squares of `promo` the move
     /// may promote; on squares of `must` (a subset of `promo`) it must.
     fn board(&mut self, from: Square, targets: Bitboard<W>, promo: Bitboard<W>, must: Bitboard<W>);
+    /// Board moves to each of `targets`, each from the square `delta` indices
+    /// back (pieces with a single leap, moved set-wise).
+    fn shifted(&mut self, delta: i32, targets: Bitboard<W>, promo: Bitboard<W>, must: Bitboard<W>);
     /// Drops of kind `k` on each of `targets`.
     fn drops(&mut self, k: Kind, targets: Bitboard<W>);
     /// True once a generator may stop (any move found, for existence queries).
@@ -31,6 +34,20 @@ impl<W: BitWord> MoveSink<W> for MoveList {
     #[inline(always)]
     fn board(&mut self, from: Square, targets: Bitboard<W>, promo: Bitboard<W>, must: Bitboard<W>) {
         for to in targets {
+            if promo.has(to) {
+                self.push(Move::normal(from, to, true));
+                if !must.has(to) {
+                    self.push(Move::normal(from, to, false));
+                }
+            } else {
+                self.push(Move::normal(from, to, false));
+            }
+        }
+    }
+    #[inline(always)]
+    fn shifted(&mut self, delta: i32, targets: Bitboard<W>, promo: Bitboard<W>, must: Bitboard<W>) {
+        for to in targets {
+            let from = Square::new((to.index() as i32 - delta) as u8);
             if promo.has(to) {
                 self.push(Move::normal(from, to, true));
                 if !must.has(to) {
@@ -58,6 +75,10 @@ impl<W: BitWord> MoveSink<W> for Counter {
         self.0 += (targets.count() + promo.count() - must.count()) as u64;
     }
     #[inline(always)]
+    fn shifted(&mut self, _: i32, targets: Bitboard<W>, promo: Bitboard<W>, must: Bitboard<W>) {
+        self.0 += (targets.count() + promo.count() - must.count()) as u64;
+    }
+    #[inline(always)]
     fn drops(&mut self, _: Kind, targets: Bitboard<W>) {
         self.0 += targets.count() as u64;
     }
@@ -69,6 +90,10 @@ struct Exists(bool);
 impl<W: BitWord> MoveSink<W> for Exists {
     #[inline(always)]
     fn board(&mut self, _: Square, targets: Bitboard<W>, _: Bitboard<W>, _: Bitboard<W>) {
+        self.0 |= targets.any();
+    }
+    #[inline(always)]
+    fn shifted(&mut self, _: i32, targets: Bitboard<W>, _: Bitboard<W>, _: Bitboard<W>) {
         self.0 |= targets.any();
     }
     #[inline(always)]
@@ -155,6 +180,19 @@ impl<W: BitWord> Position<W> {
             }
             let promotes = info.promotes_to.is_some();
             let dead = t.dead(us, k);
+            let mut pcs = pcs;
+            if let Some(step) = t.single_step(us, k) {
+                // All unpinned pieces of this kind step at once; pinned ones below.
+                let free = pcs & !pinned & step.from;
+                let a = free.shift(step.delta) & target;
+                if promotes {
+                    let promo = a & (zone | step.to_from_zone);
+                    sink.shifted(step.delta, a, promo, a & dead);
+                } else {
+                    sink.shifted(step.delta, a, Bitboard::EMPTY, Bitboard::EMPTY);
+                }
+                pcs &= pinned;
+            }
             for from in pcs {
                 let mut a = t.attacks(us, k, from, occ) & target;
                 if pinned.has(from) {
