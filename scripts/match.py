@@ -370,6 +370,8 @@ class Engine:
                 warn(f"{self.name} lists no USI_Variant/UCI_Variant option; "
                      f"assuming it plays {variant.name}")
         for name, value in self.spec.options:
+            if name not in self.options:
+                warn(f"{self.name} does not list the option {name}; sending it anyway")
             self.send(f"setoption name {name}" + (f" value {value}" if value is not None else ""))
         self.send("isready")
         self.wait_for("readyok", self.startup_timeout)
@@ -959,10 +961,23 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="match.py",
         description="Play a match between two USI engines in a shogi variant, refereeing "
-                    "every move with pyffish and the project's rules (RULES.md).",
-        epilog="Example: python3 scripts/match.py --variant shogi --engine target/release/kawari "
-               "--engine 'fairy-stockfish' --games 10 --byoyomi 0+1 --records out.jsonl",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                    "every move with pyffish and the project's rules (RULES.md). Games are "
+                    "played in pairs from the same opening with colours swapped.",
+        epilog="""\
+output:
+  progress lines on stderr; the summary on stdout ends with cutechess-cli's lines
+    Score of A vs B: W - L - D  [0.550] N
+    Elo difference: 34.9 +/- 120.5
+  (W, L, D from engine 1's point of view; 95% interval as cutechess-cli computes it)
+
+examples:
+  python3 scripts/match.py --variant shogi --engine target/release/kawari \\
+      --engine fairy-stockfish --games 100 --byoyomi 0+1 --concurrency 2 \\
+      --records shogi.jsonl
+  python3 scripts/match.py --variant heian8x8 --engine "./new" --engine "./old" \\
+      --option 1:USI_Hash=64 --games 2000 --tc 10+0.1 --sprt 0,5,0.05,0.05
+""",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--variant", required=True, choices=sorted(referee.VARIANTS),
                    help="the variant to play")
     p.add_argument("--engine", action="append", required=True, metavar="CMD",
@@ -972,7 +987,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="[N:]NAME=VALUE",
                    help="USI option: '1:USI_Hash=64' for engine 1, '2:...' for engine 2, "
                         "'USI_Hash=64' for both")
-    p.add_argument("--games", type=int, default=2, help="number of games (maximum with --sprt)")
+    p.add_argument("--games", type=int, default=2, help="number of games, the maximum with --sprt (default: %(default)s)")
     tc = p.add_mutually_exclusive_group(required=True)
     tc.add_argument("--tc", metavar="BASE[+INC]",
                     help="Fischer clock in seconds, e.g. 10+0.1; '60' = sudden death")
@@ -982,36 +997,39 @@ def build_parser() -> argparse.ArgumentParser:
     tc.add_argument("--nodes", type=int, metavar="N", help="fixed nodes per move")
     tc.add_argument("--depth", type=int, metavar="D", help="fixed depth per move")
     p.add_argument("--margin", type=float, default=DEFAULT_MARGIN_MS, metavar="MS",
-                   help="time an engine may overstep its clock or movetime before it forfeits")
+                   help="time an engine may overstep its clock or movetime before it forfeits "
+                        "(default: %(default)s)")
     p.add_argument("--hang-timeout", type=float, default=DEFAULT_HANG_TIMEOUT_S, metavar="S",
                    help="with --nodes/--depth: seconds without a bestmove before the engine "
-                        "loses as stalled")
+                        "loses as stalled (default: %(default)s)")
     p.add_argument("--startup-timeout", type=float, default=DEFAULT_STARTUP_TIMEOUT_S,
-                   metavar="S", help="seconds allowed for usiok and readyok")
+                   metavar="S", help="seconds allowed for usiok and readyok (default: %(default)s)")
     p.add_argument("--openings", metavar="FILE",
                    help="openings, one per line: an SFEN, 'startpos' or USI moves, each "
                         "optionally followed by 'moves ...'; '#' starts a comment")
     p.add_argument("--random-plies", type=int, default=DEFAULT_RANDOM_PLIES, metavar="K",
                    help="without --openings: random legal plies played before the engines "
-                        "take over (0 = the start position)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the random openings")
+                        "take over, 0 = the start position (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the random openings (default: %(default)s)")
     p.add_argument("--start-sfen", metavar="SFEN",
                    help="start position (e.g. a handicap) for random openings and for "
                         "move-list lines of --openings")
     p.add_argument("--max-plies", type=int, default=DEFAULT_MAX_PLIES, metavar="N",
                    help="move cap; then impasse adjudication (both kings in their zones "
-                        "and the variant has points) or a draw")
+                        "and the variant has points) or a draw (default: %(default)s)")
     p.add_argument("--concurrency", type=int, default=1, metavar="N",
-                   help="games played at the same time")
+                   help="games played at the same time (default: %(default)s)")
     p.add_argument("--sprt", metavar="ELO0,ELO1,ALPHA,BETA",
                    help="stop as soon as the SPRT between logistic Elo bounds decides")
     p.add_argument("--sprt-model", choices=("pentanomial", "trinomial"), default="pentanomial",
-                   help="results model of the SPRT (pentanomial uses game pairs)")
+                   help="results model of the SPRT; pentanomial uses game pairs "
+                        "(default: %(default)s)")
     p.add_argument("--records", metavar="FILE", help="append game records (JSON lines) to FILE")
     p.add_argument("--csa-dir", metavar="DIR",
                    help="also write one CSA file per game (9x9 variants: shogi, heian)")
     p.add_argument("--variant-path", default=referee.DEFAULT_HEIAN_INI, metavar="INI",
-                   help="Heian definition sent as VariantPath and loaded into pyffish")
+                   help="Heian definition sent as VariantPath and loaded into pyffish "
+                        "(default: scripts/heian.ini)")
     p.add_argument("--crosscheck", action="store_true",
                    help="also let pyffish compute every position and compare it with the "
                         "referee's own (slower; a self-test)")

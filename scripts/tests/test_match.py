@@ -28,7 +28,7 @@ def replay(record):
 def test_short_random_match_per_variant(run_match, variant):
     run = run_match("--variant", variant, "--engine", stub("--seed", "1"),
                     "--engine", stub("--seed", "2"), "--name", "A", "--name", "B",
-                    "--games", "2", "--depth", "1", "--max-plies", "80",
+                    "--games", "2", "--depth", "1", "--max-plies", "60",
                     "--concurrency", "2", "--crosscheck", "--seed", "7")
     wins, losses, draws, score, games = run.score
     assert games == 2 and wins + losses + draws == 2
@@ -45,11 +45,11 @@ def test_short_random_match_per_variant(run_match, variant):
                                  "bare king", "impasse", "move cap"}
         ref = replay(rec)
         if rec["reason"] in ("move cap", "impasse"):
-            assert rec["plies"] == 80
+            assert rec["plies"] == 60
             assert ref.adjudicate_move_cap().winner == {"black": R.BLACK, "white": R.WHITE,
                                                          None: None}[rec["winner"]]
         else:
-            assert rec["plies"] <= 80
+            assert rec["plies"] <= 60
             out = ref.outcome()
             assert out is not None and out.reason == rec["reason"]
             assert out.result_string() == rec["result"]
@@ -82,12 +82,15 @@ def test_misbehaving_engine_loses(run_match, mode, tc, reason, fault_line):
     assert run.line("Game ends:") == f"Game ends: {reason} 2"
 
 
-def test_illegal_move_detail_names_the_move(run_match):
+def test_illegal_move_detail_names_the_move(run_match, tmp_path):
+    log = tmp_path / "io.log"
     run = run_match("--variant", "judkins", "--engine", stub("--mode", "illegal"),
-                    "--engine", stub(), "--games", "1", "--depth", "1")
+                    "--engine", stub(), "--games", "1", "--depth", "1", "--debug", str(log))
     rec = run.records[0]
     assert rec["reason"] == "illegal move" and rec["winner"] == "white"
-    assert "1a1a" in rec["detail"] or "5e5d" in rec["detail"]
+    assert "1a1a" in rec["detail"]
+    text = log.read_text()
+    assert "1:1 < usi" in text and "1:1 > bestmove 1a1a" in text and "1:2 > usiok" in text
 
 
 @pytest.mark.parametrize("tc", [["--tc", "1+0"], ["--byoyomi", "0.5+0.2"], ["--tc", "0.3+0.2"]])
@@ -182,11 +185,7 @@ def test_variant_options_only_when_listed(run_match, tmp_path):
 def test_go_commands_per_time_control(run_match, tmp_path):
     expected = {
         ("--tc", "5+0.25"): r"^go btime \d+ wtime \d+ binc 250 winc 250$",
-        ("--tc", "5"): r"^go btime \d+ wtime \d+$",
         ("--byoyomi", "3+1"): r"^go btime \d+ wtime \d+ byoyomi 1000$",
-        ("--movetime", "40"): r"^go movetime 40$",
-        ("--nodes", "1000"): r"^go nodes 1000$",
-        ("--depth", "2"): r"^go depth 2$",
     }
     for n, (tc, pattern) in enumerate(expected.items()):
         t = tmp_path / f"t{n}.txt"
@@ -198,6 +197,12 @@ def test_go_commands_per_time_control(run_match, tmp_path):
     first_go = next(line for line in (tmp_path / "t0.txt").read_text().splitlines()
                     if line.startswith("go"))
     assert first_go == "go btime 5000 wtime 5000 binc 250 winc 250"
+    clocks = {R.BLACK: 0.0, R.WHITE: 0.0}
+    assert match.TimeControl.fischer("5").go({R.BLACK: 5000.0, R.WHITE: 4000.4}, R.WHITE) \
+        == ("go btime 5000 wtime 4000", 4000.4)
+    assert match.TimeControl("movetime", movetime_ms=40).go(clocks, R.BLACK) == ("go movetime 40", 40)
+    assert match.TimeControl("nodes", nodes=1000).go(clocks, R.BLACK) == ("go nodes 1000", None)
+    assert match.TimeControl("depth", depth=2).go(clocks, R.WHITE) == ("go depth 2", None)
 
 
 def test_parse_options_and_time_controls():
@@ -222,15 +227,22 @@ def test_parse_options_and_time_controls():
     assert clocks[R.WHITE] == 9700
 
 
-def test_bad_arguments_exit_2(run_match):
-    for args in (["--tc", "abc"], ["--tc", "0"], ["--depth", "1", "--games", "0"],
-                 ["--depth", "1", "--start-sfen", "nonsense"],
-                 ["--depth", "1", "--sprt", "5,0"]):
-        run = run_match("--variant", "shogi", "--engine", stub(), "--engine", stub(),
-                        *args, check=False)
-        assert run.returncode == 2, args
-    run = run_match("--variant", "shogi", "--engine", stub(), "--depth", "1", check=False)
-    assert run.returncode == 2
+@pytest.mark.parametrize("args", [
+    ["--tc", "abc"], ["--tc", "0"], ["--depth", "1", "--games", "0"],
+    ["--depth", "1", "--start-sfen", "nonsense"], ["--depth", "1", "--sprt", "5,0"],
+    ["--depth", "1", "--concurrency", "0"], ["--depth", "1", "--option", "3:A=1"],
+])
+def test_bad_arguments_exit_2(args, capsys):
+    with pytest.raises(SystemExit) as e:
+        match.main(["--variant", "shogi", "--engine", stub(), "--engine", stub(), *args])
+    assert e.value.code == 2
+    assert "error:" in capsys.readouterr().err
+
+
+def test_one_engine_is_not_enough(capsys):
+    with pytest.raises(SystemExit) as e:
+        match.main(["--variant", "shogi", "--engine", stub(), "--depth", "1"])
+    assert e.value.code == 2
 
 
 # --------------------------------------------------------------------------- openings
