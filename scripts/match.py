@@ -18,7 +18,8 @@ The summary on stdout ends with two lines in cutechess-cli's format::
     Score of A vs B: W - L - D  [0.550] N
     Elo difference: 34.9 +/- 120.5
 
-Game records are JSON lines (start SFEN, USI moves, result, reason); ``--csa-dir``
+Game records are JSON lines (start SFEN, USI moves, result, reason, and per engine
+move its time and last reported score); ``--csa-dir``
 also writes CSA files for 9x9 games with standard pieces (shogi, heian).
 
 Engine handling: the first command sent is ``usi``; ``VariantPath`` (the Heian
@@ -538,8 +539,18 @@ class GameRecord:
             "end_sfen": self.end_sfen,
             "time_control": tc,
             "times_ms": self.times_ms,
+            "scores": [_score_of(i) for i in self.infos],
             "started": self.started,
         }
+
+
+def _score_of(info: str) -> Optional[str]:
+    """``cp 34`` / ``mate -3`` from the last ``info ... score ...`` line of a move."""
+    tokens = info.split()
+    if "score" not in tokens:
+        return None
+    i = tokens.index("score")
+    return " ".join(tokens[i + 1:i + 3]) or None
 
 
 class GamePlayer:

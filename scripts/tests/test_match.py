@@ -43,6 +43,8 @@ def test_short_random_match_per_variant(run_match, variant):
     for rec in run.records:
         assert rec["reason"] in {"checkmate", "stalemate", "repetition", "perpetual check",
                                  "bare king", "impasse", "move cap"}
+        assert len(rec["times_ms"]) == len(rec["scores"]) == rec["plies"] - rec["opening_plies"]
+        assert set(rec["scores"]) == {"cp 0"}
         ref = replay(rec)
         if rec["reason"] in ("move cap", "impasse"):
             assert rec["plies"] == 60
