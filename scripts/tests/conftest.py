@@ -14,7 +14,8 @@ SCRIPTS_DIR = os.path.dirname(TESTS_DIR)
 REPO_ROOT = os.path.dirname(SCRIPTS_DIR)
 MATCH = os.path.join(SCRIPTS_DIR, "match.py")
 STUB = os.path.join(TESTS_DIR, "stubs", "stub_engine.py")
-PERFT_DIR = "/work/shared/reference/perft"
+# The reference perft data shipped with the project (see its PROVENANCE.md).
+PERFT_DIR = os.path.join(REPO_ROOT, "engine-tests", "data")
 
 if SCRIPTS_DIR not in sys.path:
     sys.path.insert(0, SCRIPTS_DIR)

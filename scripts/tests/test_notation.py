@@ -20,7 +20,7 @@ START_PERFT1 = {"shogi": 30, "judkins": 20, "yarishogi": 20, "heian": 26, "heian
 def read_tsv(name):
     path = os.path.join(PERFT_DIR, name)
     if not os.path.exists(path):
-        pytest.skip(f"reference data {path} not present")
+        pytest.fail(f"reference data {path} not present")
     with open(path, encoding="utf-8") as f:
         return list(csv.DictReader(f, delimiter="\t"))
 
