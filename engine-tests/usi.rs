@@ -481,6 +481,50 @@ fn ponder_then_ponderhit() {
     e.quit();
 }
 
+/// shogiarena's early ponder: `go ponder` with no clock, the clock arrives
+/// with `ponderhit`.
+#[test]
+fn clockless_ponder_gets_its_clock_at_ponderhit() {
+    let _t = timing();
+    let mut e = UsiProcess::start();
+    silent(&mut e, "setoption name USI_Ponder value true");
+    for (pos, hit, budget_ms) in [
+        (
+            "startpos moves 7g7f 3c3d",
+            "ponderhit btime 0 wtime 0 byoyomi 300",
+            300,
+        ),
+        (
+            "startpos moves 2g2f 8c8d",
+            "ponderhit btime 0 wtime 0 byoyomi 300",
+            300,
+        ),
+        (
+            "startpos moves 7g7f",
+            "ponderhit btime 5000 wtime 3000 binc 100 winc 100",
+            3000,
+        ),
+    ] {
+        silent(&mut e, &format!("position {pos}"));
+        e.send("go ponder");
+        assert_eq!(bestmove_within(&mut e, Duration::from_millis(400)), None);
+        let t = Instant::now();
+        e.send(hit);
+        e.bestmove(SECS5);
+        let took = t.elapsed();
+        assert!(
+            took < Duration::from_millis(budget_ms + 150),
+            "{hit}: {took:?}"
+        );
+        let lines = e.sync();
+        assert!(
+            !lines.iter().any(|l| l.starts_with("bestmove")),
+            "{lines:?}"
+        );
+    }
+    e.quit();
+}
+
 #[test]
 fn ponder_then_stop() {
     let _t = timing();

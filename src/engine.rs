@@ -305,8 +305,59 @@ struct Shared {
     infinite: bool,
     /// Set just before the job prints its final report: it is as good as done.
     reported: AtomicBool,
+    /// `stop` (or the hard time limit): unlike `ctl.stop`, which a restart
+    /// also sets for a moment, this one is final.
+    stopping: AtomicBool,
     /// Clock sent with `ponderhit`, for the hard time limit.
     ponderhit_limits: Mutex<Option<Limits>>,
+    /// For a `go ponder` without a clock (shogiarena's early ponder): the
+    /// limits to search with once `ponderhit` brings the clock.
+    restart_base: Option<Limits>,
+    /// Set by such a `ponderhit`: search again with these limits.
+    restart: Mutex<Option<Limits>>,
+}
+
+impl Shared {
+    fn new(limits: &Limits) -> Shared {
+        let clockless = limits.time == [None, None]
+            && limits.byoyomi == 0
+            && limits.movetime.is_none()
+            && !limits.infinite;
+        Shared {
+            ctl: SearchControl::default(),
+            infinite: limits.infinite,
+            reported: AtomicBool::new(false),
+            stopping: AtomicBool::new(false),
+            ponderhit_limits: Mutex::new(None),
+            restart_base: (limits.ponder && clockless).then(|| limits.clone()),
+            restart: Mutex::new(None),
+        }
+    }
+
+    /// The final stop.
+    fn request_stop(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+        self.ctl.stop.store(true, Ordering::SeqCst);
+    }
+
+    fn stopping(&self) -> bool {
+        self.stopping.load(Ordering::SeqCst)
+    }
+
+    /// The limits of a pending restart, unless a final stop came first; the
+    /// stop flag is cleared for the new search.
+    fn take_restart(&self) -> Option<Limits> {
+        let l = self.restart.lock().ok()?.take()?;
+        if self.stopping() {
+            return None;
+        }
+        self.ctl.stop.store(false, Ordering::SeqCst);
+        if self.stopping() {
+            self.ctl.stop.store(true, Ordering::SeqCst);
+            return None;
+        }
+        Some(l)
+    }
 }
 
 struct Job {
@@ -482,12 +533,7 @@ impl Engine {
         if self.is_busy() {
             return Err(EngineError::Busy);
         }
-        let shared = Arc::new(Shared {
-            ctl: SearchControl::default(),
-            infinite: limits.infinite,
-            reported: AtomicBool::new(false),
-            ponderhit_limits: Mutex::new(None),
-        });
+        let shared = Arc::new(Shared::new(&limits));
         shared.ctl.pondering.store(limits.ponder, Ordering::SeqCst);
         let Some(tt) = self.tt.take() else {
             // Cannot happen: the table is back whenever no job runs.
@@ -499,6 +545,7 @@ impl Engine {
         let sh = shared.clone();
         let stm = with_core!(&self.core, inner => inner.pos.side_to_move());
         let hard = hard_limit(&limits, stm, opts.move_overhead);
+        let limits_ponder = limits.ponder;
         let spawned = match &mut self.core {
             Core::W64(inner) => {
                 let pos = inner.pos.clone();
@@ -528,13 +575,13 @@ impl Engine {
                 )));
             }
         };
-        if let Some(ms) = hard {
+        if hard.is_some() || (limits_ponder && !shared.infinite) {
             let sh = shared.clone();
             let overhead = self.opts.search.move_overhead;
             // Without a watchdog the search's own time management still applies.
             let _ = thread::Builder::new()
                 .name("watchdog".into())
-                .spawn(move || watchdog(sh, ms, stm, overhead));
+                .spawn(move || watchdog(sh, hard, stm, overhead));
         }
         self.job = Some(Job { handle, shared });
         Ok(())
@@ -550,12 +597,7 @@ impl Engine {
                 "perft depth {depth} is above {MAX_PERFT_DEPTH}"
             )));
         }
-        let shared = Arc::new(Shared {
-            ctl: SearchControl::default(),
-            infinite: false,
-            reported: AtomicBool::new(false),
-            ponderhit_limits: Mutex::new(None),
-        });
+        let shared = Arc::new(Shared::new(&Limits::default()));
         let sink = self.sink.clone();
         let sh = shared.clone();
         let spawned = with_core!(&self.core, inner => {
@@ -574,23 +616,41 @@ impl Engine {
     /// `stop`: the running job answers as soon as it can. Does not wait.
     pub fn stop(&mut self) {
         if let Some(job) = &self.job {
-            job.shared.ctl.stop.store(true, Ordering::SeqCst);
+            job.shared.request_stop();
             job.wake();
         }
     }
 
     /// `ponderhit`: the expected move was played; the clock now runs. `clock`
-    /// holds times sent with it, if any (used for the hard time limit).
+    /// holds times sent with it, if any: they set the hard time limit, and a
+    /// `go ponder` that had no clock at all is searched again with them (the
+    /// hash table keeps what pondering found), so the search's own time
+    /// management applies.
     pub fn ponderhit(&mut self, clock: Option<Limits>) {
-        if let Some(job) = &self.job {
-            if let Some(c) = clock {
-                if let Ok(mut l) = job.shared.ponderhit_limits.lock() {
-                    *l = Some(c);
-                }
+        let Some(job) = &self.job else {
+            return;
+        };
+        let sh = &job.shared;
+        if let Some(c) = clock {
+            if let Ok(mut l) = sh.ponderhit_limits.lock() {
+                *l = Some(c.clone());
             }
-            job.shared.ctl.pondering.store(false, Ordering::SeqCst);
-            job.wake();
+            let pondering = sh.ctl.pondering.load(Ordering::SeqCst);
+            if let (Some(base), true) = (&sh.restart_base, pondering) {
+                let again = Limits {
+                    ponder: false,
+                    depth: base.depth,
+                    nodes: base.nodes,
+                    ..c
+                };
+                if let Ok(mut r) = sh.restart.lock() {
+                    *r = Some(again);
+                }
+                sh.ctl.stop.store(true, Ordering::SeqCst);
+            }
         }
+        sh.ctl.pondering.store(false, Ordering::SeqCst);
+        job.wake();
     }
 
     /// Stops any job and waits until it has answered and returned what it
@@ -620,7 +680,7 @@ impl Engine {
         let done = self.job.as_ref().is_some_and(|j| {
             j.handle.is_finished()
                 || j.shared.reported.load(Ordering::SeqCst)
-                || j.shared.ctl.stopped()
+                || j.shared.stopping()
         });
         if done {
             self.join();
@@ -709,12 +769,14 @@ pub fn hard_limit(limits: &Limits, stm: Color, overhead: u64) -> Option<u64> {
     }
 }
 
-/// Stops the search at the hard limit, counted from `ponderhit` when pondering.
-fn watchdog(sh: Arc<Shared>, mut budget: u64, stm: Color, overhead: u64) {
+/// Stops the search at the hard limit, counted from `ponderhit` when pondering
+/// (with the times `ponderhit` brought, if any).
+fn watchdog(sh: Arc<Shared>, budget: Option<u64>, stm: Color, overhead: u64) {
     let mut start = Instant::now();
     let mut was_pondering = sh.ctl.pondering.load(Ordering::SeqCst);
+    let mut budget = budget;
     loop {
-        if sh.reported.load(Ordering::SeqCst) || sh.ctl.stopped() {
+        if sh.reported.load(Ordering::SeqCst) || sh.stopping() {
             return;
         }
         if sh.ctl.pondering.load(Ordering::SeqCst) {
@@ -725,16 +787,17 @@ fn watchdog(sh: Arc<Shared>, mut budget: u64, stm: Color, overhead: u64) {
             was_pondering = false;
             start = Instant::now();
             let fresh = sh.ponderhit_limits.lock().ok().and_then(|l| l.clone());
-            if let Some(l) = fresh {
-                if let Some(b) = hard_limit(&l, stm, overhead) {
-                    budget = b;
-                }
+            if let Some(b) = fresh.and_then(|l| hard_limit(&l, stm, overhead)) {
+                budget = Some(b);
             }
         }
+        let Some(budget) = budget else {
+            return;
+        };
         let elapsed = start.elapsed().as_millis() as u64;
         if elapsed >= budget {
             log::debug!("watchdog: hard time limit of {budget} ms reached");
-            sh.ctl.stop.store(true, Ordering::SeqCst);
+            sh.request_stop();
             return;
         }
         thread::sleep(Duration::from_millis((budget - elapsed).min(2)));
@@ -781,16 +844,26 @@ fn search_job<W: BitWord>(
                 pv,
             });
         };
-        let run = catch_unwind(AssertUnwindSafe(|| {
-            search.run(&mut pos, &limits, &opts, &mut tt, &sh.ctl, &mut on_info)
-        }));
-        match run {
-            Ok(b) => b,
-            Err(_) => {
-                log::error!("search panicked; answering with a legal move");
-                search = Search::new();
-                tt.clear();
-                BestMove::Move(Move::NONE, None)
+        let mut limits = limits;
+        loop {
+            let run = catch_unwind(AssertUnwindSafe(|| {
+                search.run(&mut pos, &limits, &opts, &mut tt, &sh.ctl, &mut on_info)
+            }));
+            match run {
+                Ok(b) => match sh.take_restart() {
+                    Some(again) => {
+                        log::debug!("ponderhit brought the clock: searching again");
+                        pos = root.clone();
+                        limits = again;
+                    }
+                    None => break b,
+                },
+                Err(_) => {
+                    log::error!("search panicked; answering with a legal move");
+                    search = Search::new();
+                    tt.clear();
+                    break BestMove::Move(Move::NONE, None);
+                }
             }
         }
     };
