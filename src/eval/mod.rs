@@ -39,7 +39,11 @@ pub struct EvalTables {
 
 impl EvalTables {
     fn build(v: &'static Variant) -> EvalTables {
-        let wv: &VariantWeights = params::for_variant(v.name());
+        EvalTables::from_weights(v, params::for_variant(v.name()))
+    }
+
+    /// Tables for `v` from explicit weights (for tuning).
+    pub fn from_weights(v: &Variant, wv: &VariantWeights) -> EvalTables {
         let mut et = EvalTables {
             board: [0; MAX_KINDS],
             hand: [0; MAX_HAND_KINDS],

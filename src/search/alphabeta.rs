@@ -30,7 +30,7 @@ const SCORE_COUNTER: i32 = SCORE_KILLER - 2;
 const SCORE_BAD_TACTICAL: i32 = -(1 << 28);
 
 /// Picks after which the rest of the list is sorted once instead of selected.
-const SELECT_PICKS: usize = 6;
+const SELECT_PICKS: usize = 3;
 
 /// A mate score made relative to the node for storing.
 #[inline]
@@ -152,9 +152,10 @@ impl<W: BitWord> Search<W> {
 
     /// Prepares the picker of `ply`.
     #[inline]
-    fn start_moves(&mut self, ply: usize, tt_move: Move) {
+    fn start_moves(&mut self, ply: usize, tt_move: Move, depth: i32) {
         let f = &mut self.frames[ply];
         f.tt_move = tt_move;
+        f.sort_limit = SORT_LIMIT_PER_PLY * depth;
         f.stage = STAGE_TT;
         f.cursor = 0;
         f.len = 0;
@@ -213,7 +214,17 @@ impl<W: BitWord> Search<W> {
         let list = &mut self.lists[ply];
         if !f.sorted {
             if cursor >= SELECT_PICKS {
-                list[cursor..len].sort_unstable_by(|a, b| b.cmp(a));
+                // Sort what may still be searched; leave the tail of poor
+                // quiet moves in generation order.
+                let limit = pack(f.sort_limit, Move::NONE);
+                let mut j = cursor;
+                for i in cursor..len {
+                    if list[i] >= limit {
+                        list.swap(i, j);
+                        j += 1;
+                    }
+                }
+                list[cursor..j].sort_unstable_by(|a, b| b.cmp(a));
                 f.sorted = true;
             } else {
                 let mut best = cursor;
@@ -405,7 +416,7 @@ impl<W: BitWord> Search<W> {
         }
 
         let disc = discoverers(pos);
-        self.start_moves(ply, tt_move);
+        self.start_moves(ply, tt_move, depth);
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut move_count = 0usize;
@@ -711,6 +722,7 @@ impl<W: BitWord> Search<W> {
             f.cursor = 0;
             f.len = n;
             f.sorted = false;
+            f.sort_limit = i32::MIN / 2;
         }
         if in_check && n == 0 {
             return -MATE + ply as i32;

@@ -123,6 +123,8 @@ struct Frame {
     cursor: usize,
     len: usize,
     sorted: bool,
+    /// Ordering scores below this are not sorted (late quiet moves).
+    sort_limit: i32,
 }
 
 const NO_EVAL: i32 = -INFINITE;
@@ -140,6 +142,7 @@ impl Default for Frame {
             cursor: 0,
             len: 0,
             sorted: false,
+            sort_limit: 0,
         }
     }
 }

@@ -61,6 +61,9 @@ pub const LMR_DIVISOR: f64 = 2.3;
 /// Internal iterative reduction from this depth when there is no hash move.
 pub const IIR_DEPTH: i32 = 4;
 
+/// Moves ordered below this (times depth) are left unsorted.
+pub const SORT_LIMIT_PER_PLY: i32 = -3000;
+
 /// Quiescence delta pruning margin.
 pub const DELTA_MARGIN: i32 = 200;
 
