@@ -109,7 +109,12 @@ pub enum ParseError {
     /// The first word is no command.
     UnknownCommand(String),
     /// A command took no arguments but got some.
-    UnexpectedArgument { command: &'static str, arg: String },
+    UnexpectedArgument {
+        /// The command.
+        command: &'static str,
+        /// The first extra word.
+        arg: String,
+    },
     /// `setoption` without `name <id>`.
     SetOptionSyntax,
     /// `position` not followed by `startpos` or `sfen <sfen>`.
@@ -117,7 +122,12 @@ pub enum ParseError {
     /// A `go` or `ponderhit` keyword is missing its value.
     MissingValue(&'static str),
     /// A value is not a number in range.
-    BadNumber { field: &'static str, value: String },
+    BadNumber {
+        /// The keyword.
+        field: &'static str,
+        /// The value sent.
+        value: String,
+    },
     /// A `go` keyword that is not one.
     UnknownGoToken(String),
     /// `gameover` with something other than win, lose or draw.
