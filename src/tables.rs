@@ -176,8 +176,8 @@ impl<W: BitWord> Tables<W> {
         // so attack detection does one lookup per class instead of per kind.
         let mut leap_class = [NO_CLASS; MAX_KINDS];
         let mut class_rep: ArrayVec<Kind, MAX_KINDS> = ArrayVec::new();
-        for k in 0..nk {
-            let leaps = variant.kinds[k].movement.leaps;
+        for (k, info) in variant.kinds.iter().enumerate() {
+            let leaps = info.movement.leaps;
             if leaps.is_empty() {
                 continue;
             }
@@ -204,8 +204,8 @@ impl<W: BitWord> Tables<W> {
             }
         }
         for c in Color::ALL {
-            for k in 0..nk {
-                let m = variant.kinds[k].movement;
+            for (k, info) in variant.kinds.iter().enumerate() {
+                let m = info.movement;
                 if m.leaps.len() != 1 || !m.slides.is_empty() {
                     continue;
                 }

@@ -201,7 +201,7 @@ impl<W: BitWord> Position<W> {
         pos.start_ply = match fields.get(3) {
             None => 0,
             Some(s) => match s.parse::<u32>() {
-                Ok(n) if n >= 1 && n < 1_000_000 => n - 1,
+                Ok(n) if (1..1_000_000).contains(&n) => n - 1,
                 _ => return Err(SfenError::BadMoveNumber((*s).into())),
             },
         };
@@ -239,8 +239,8 @@ impl<W: BitWord> Position<W> {
             }
         }
         for c in Color::ALL {
-            for k in 0..v.hand_kinds {
-                count[k] += self.hands[c.index()].count(Kind(k as u8));
+            for (k, n) in count.iter_mut().enumerate().take(v.hand_kinds) {
+                *n += self.hands[c.index()].count(Kind(k as u8));
             }
         }
         for (k, &n) in count.iter().enumerate() {
