@@ -89,7 +89,7 @@ impl<W: BitWord> Search<W> {
             Repetition::Loss => return Some(-RULE_WIN + ply as i32),
         }
         let max = cx.opts.max_moves_to_draw;
-        if max > 0 && pos.game_ply() >= max && !(pos.in_check() && !pos.has_legal_move()) {
+        if max > 0 && pos.game_ply() >= max && (!pos.in_check() || pos.has_legal_move()) {
             // The move limit draws, unless the last move mated.
             return Some(DRAW);
         }
