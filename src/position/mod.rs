@@ -245,30 +245,36 @@ impl<W: BitWord> Position<W> {
     }
 
     /// Pieces of colour `c` that are pinned to their own king.
+    #[inline]
     pub fn pinned(&self, c: Color) -> Bitboard<W> {
+        self.blockers(c, c.opp()) & self.by_color[c.index()]
+    }
+
+    /// Pieces (of either colour) that are the only piece between the king of
+    /// `king_of` and a slider of `sliders_of` aimed at it: pinned pieces when the
+    /// colours differ from the blocker's, discovered-check candidates otherwise.
+    pub fn blockers(&self, king_of: Color, sliders_of: Color) -> Bitboard<W> {
         let t = self.t;
-        let ksq = self.king[c.index()];
+        let ksq = self.king[king_of.index()];
         let occ = self.occupied();
-        let own = self.by_color[c.index()];
-        let mut pinned = Bitboard::EMPTY;
+        let mut blockers = Bitboard::EMPTY;
         for d in Direction::ALL {
-            let ray = t.ray(d, ksq);
-            let snipers = ray & self.sliders(c.opp(), d.opposite());
+            let snipers = t.ray(d, ksq) & self.sliders(sliders_of, d.opposite());
             if snipers.is_empty() {
                 continue;
             }
-            // Only the nearest enemy slider along the ray can pin.
+            // Only the nearest slider along the ray matters.
             let s = if d.is_increasing() {
                 snipers.lowest()
             } else {
                 snipers.highest()
             };
             let b = t.between(ksq, s) & occ;
-            if b.any() && !b.more_than_one() && (b & own).any() {
-                pinned |= b;
+            if b.any() && !b.more_than_one() {
+                blockers |= b;
             }
         }
-        pinned
+        blockers
     }
 
     /// Plays a legal move.
