@@ -272,6 +272,54 @@ mod tests {
         }
     }
 
+    /// The SFEN of the same position seen from the other side: board rotated,
+    /// colours swapped.
+    fn flip(sfen: &str) -> String {
+        let f: Vec<&str> = sfen.split(' ').collect();
+        let swap = |c: char| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        };
+        let ranks: Vec<String> = f[0]
+            .split('/')
+            .rev()
+            .map(|r| {
+                // Tokens: digits, or an optional '+' and a letter.
+                let mut toks: Vec<String> = Vec::new();
+                let mut cur = String::new();
+                for c in r.chars() {
+                    cur.push(swap(c));
+                    if c != '+' {
+                        toks.push(std::mem::take(&mut cur));
+                    }
+                }
+                toks.reverse();
+                toks.concat()
+            })
+            .collect();
+        let side = if f[1] == "b" { "w" } else { "b" };
+        let hand: String = if f[2] == "-" {
+            "-".into()
+        } else {
+            f[2].chars().map(swap).collect()
+        };
+        format!("{} {} {} {}", ranks.join("/"), side, hand, f[3])
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        for &(name, sfen) in crate::bench::POSITIONS {
+            let v = Variant::by_name(name).unwrap();
+            let a = Position::<u128>::from_sfen(v, sfen).unwrap();
+            let fl = flip(sfen);
+            let b = Position::<u128>::from_sfen(v, &fl).unwrap_or_else(|e| panic!("{fl}: {e}"));
+            assert_eq!(evaluate(&a), evaluate(&b), "{name} {sfen} / {fl}");
+        }
+    }
+
     #[test]
     fn hand_pieces_are_worth_more() {
         for v in Variant::all() {
