@@ -2,7 +2,7 @@
 //! test for hash-table and killer moves, "does this move give check", and the
 //! capture/promotion generator of quiescence search.
 
-use crate::core::{BitWord, Bitboard, Direction};
+use crate::core::{BitWord, Bitboard};
 use crate::eval::EvalTables;
 use crate::position::{Move, MoveList, Position};
 
@@ -95,39 +95,8 @@ pub fn is_legal<W: BitWord>(pos: &Position<W>, m: Move) -> bool {
 /// Pieces of the side to move standing between one of its sliders and the enemy
 /// king: moving one off the line gives a discovered check.
 pub fn discoverers<W: BitWord>(pos: &Position<W>) -> Bitboard<W> {
-    let t = pos.tables();
     let us = pos.side_to_move();
-    let ksq = pos.king_square(us.opp());
-    let occ = pos.occupied();
-    let own = pos.pieces_of(us);
-    let mut out = Bitboard::EMPTY;
-    for d in Direction::ALL {
-        let ray = t.ray(d, ksq);
-        let mut kinds = t.sliders_toward(us, d.opposite());
-        if kinds == 0 {
-            continue;
-        }
-        let mut sliders = Bitboard::EMPTY;
-        while kinds != 0 {
-            let k = kinds.trailing_zeros() as u8;
-            kinds &= kinds - 1;
-            sliders |= pos.pieces_of_kind(crate::variant::Kind(k));
-        }
-        let snipers = ray & sliders & own;
-        if snipers.is_empty() {
-            continue;
-        }
-        let s = if d.is_increasing() {
-            snipers.lowest()
-        } else {
-            snipers.highest()
-        };
-        let b = t.between(ksq, s) & occ;
-        if b.any() && !b.more_than_one() && (b & own).any() {
-            out |= b;
-        }
-    }
-    out
+    pos.blockers(us.opp(), us) & pos.pieces_of(us)
 }
 
 /// Whether the legal move `m` gives check; `disc` comes from `discoverers`.
