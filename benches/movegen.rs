@@ -10,16 +10,6 @@ use kawari::variant::Variant;
 use kawari::width::Width;
 use kawari::with_width;
 
-const VARIANTS: &[&str] = &[
-    "shogi",
-    "judkins",
-    "yarishogi",
-    "heian",
-    "heian9x8",
-    "heian8x9",
-    "heian8x8",
-];
-
 /// A middlegame-ish position: the start position after a few plies of the
 /// first legal moves, so that hands and captures appear in drop variants.
 fn sample<W: BitWord>(v: &'static Variant) -> Position<W> {
@@ -58,8 +48,8 @@ fn bench_variant<W: BitWord>(c: &mut Criterion, name: &str, label: &str) {
 }
 
 fn all(c: &mut Criterion) {
-    for name in VARIANTS {
-        let v = Variant::by_name(name).unwrap();
+    for v in Variant::all() {
+        let name = v.name();
         with_width!(Width::for_variant(v), W => bench_variant::<W>(c, name, name));
     }
     // The 63-square board fits u64; measure u128 beside it.
