@@ -35,6 +35,7 @@ pub struct EvalTables {
     tempo: i32,
     zone_control: i32,
     few_pieces: i32,
+    mop_up: i32,
 }
 
 impl EvalTables {
@@ -58,6 +59,7 @@ impl EvalTables {
             tempo: wv.tempo,
             zone_control: wv.zone_control,
             few_pieces: wv.few_pieces,
+            mop_up: wv.mop_up,
         };
         let g = v.geometry();
         let ranks = g.ranks as i32;
@@ -155,6 +157,7 @@ pub fn evaluate_with<W: BitWord>(et: &EvalTables, pos: &Position<W>) -> i32 {
         t.attacks(Color::White, king, ksq[1], occ),
     ];
     let mut score = [0i32; 2];
+    let mut material = [0i32; 2];
     let mut attacked = [Bitboard::<W>::EMPTY; 2];
     // Danger units against the king of each colour.
     let mut danger = [0i32; 2];
@@ -166,6 +169,7 @@ pub fn evaluate_with<W: BitWord>(et: &EvalTables, pos: &Position<W>) -> i32 {
         for sq in own {
             let k = pos.piece_at(sq).kind();
             let ki = k.index();
+            material[ci] += et.board[ki];
             score[ci] += et.board[ki] + et.pst[ci][ki][sq.index()];
             if k == king {
                 continue;
@@ -213,6 +217,22 @@ pub fn evaluate_with<W: BitWord>(et: &EvalTables, pos: &Position<W>) -> i32 {
             let n = pos.pieces_of(c).count() as i32 - 1;
             if n < 3 {
                 score[ci] -= et.few_pieces * (3 - n);
+            }
+        }
+    }
+
+    if et.mop_up != 0 {
+        for c in Color::ALL {
+            let (ci, ti) = (c.index(), c.opp().index());
+            if pos.pieces_of(c.opp()).count() <= 4
+                && material[ci] >= material[ti] + params::MOP_UP_LEAD
+            {
+                let g = t.geo;
+                let (kf, kr) = (g.file_of(ksq[ti]), g.rank_of(ksq[ti]));
+                for sq in pos.pieces_of(c) {
+                    let d = (g.file_of(sq) - kf).abs().max((g.rank_of(sq) - kr).abs());
+                    score[ci] += et.mop_up * (8 - d.min(8));
+                }
             }
         }
     }

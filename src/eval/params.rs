@@ -88,6 +88,10 @@ pub struct VariantWeights {
     /// Penalty per missing piece when a side has fewer than three pieces besides
     /// the king (Heian's bare-king rule makes that dangerous).
     pub few_pieces: i32,
+    /// Endgame drive: once the opponent has at most three pieces besides the
+    /// king and we are ahead in material, bonus per piece per step closer to
+    /// the enemy king (Heian: the bare-king win needs the attackers up there).
+    pub mop_up: i32,
 }
 
 const SHOGI_KING: KingWeights = KingWeights {
@@ -406,6 +410,7 @@ const fn heian(variant: &'static str) -> VariantWeights {
         tempo: 20,
         zone_control: 2,
         few_pieces: 150,
+        mop_up: 8,
     }
 }
 
@@ -418,6 +423,7 @@ pub const VARIANTS: &[VariantWeights] = &[
         tempo: 30,
         zone_control: 2,
         few_pieces: 0,
+        mop_up: 0,
     },
     VariantWeights {
         variant: "judkins",
@@ -426,6 +432,7 @@ pub const VARIANTS: &[VariantWeights] = &[
         tempo: 30,
         zone_control: 3,
         few_pieces: 0,
+        mop_up: 0,
     },
     VariantWeights {
         variant: "yarishogi",
@@ -437,6 +444,7 @@ pub const VARIANTS: &[VariantWeights] = &[
         tempo: 25,
         zone_control: 2,
         few_pieces: 0,
+        mop_up: 0,
     },
     heian("heian"),
     heian("heian9x8"),
@@ -452,7 +460,11 @@ pub const FALLBACK: VariantWeights = VariantWeights {
     tempo: 20,
     zone_control: 2,
     few_pieces: 0,
+    mop_up: 0,
 };
+
+/// Material lead (board values) from which `VariantWeights::mop_up` applies.
+pub const MOP_UP_LEAD: i32 = 200;
 
 /// Value of a kind without a table entry: 100 per impasse point.
 pub const POINT_VALUE: i32 = 100;
