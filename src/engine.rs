@@ -518,6 +518,20 @@ impl Engine {
         with_core!(&self.core, inner => crate::eval::evaluate(&inner.pos))
     }
 
+    /// The static evaluation split by term: one line per term with Black's,
+    /// White's and the difference (Black's view), in centipawns.
+    pub fn eval_trace(&self) -> Vec<String> {
+        let (sums, _) = with_core!(&self.core, inner => crate::eval::trace(&inner.pos));
+        let mut lines = vec![format!(
+            "{:>12} {:>7} {:>7} {:>7}",
+            "term", "black", "white", "total"
+        )];
+        for (term, [b, w]) in crate::eval::Term::ALL.iter().zip(sums.0) {
+            lines.push(format!("{:>12} {b:>7} {w:>7} {:>7}", term.name(), b - w));
+        }
+        lines
+    }
+
     /// Runs the benchmark (it prints to stdout itself).
     pub fn bench(&mut self, args: &[String]) -> Result<(), EngineError> {
         if self.is_busy() {

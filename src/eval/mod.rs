@@ -36,6 +36,10 @@ pub struct EvalTables {
     zone_control: i32,
     few_pieces: i32,
     mop_up: i32,
+    hanging: i32,
+    pawn_threat: i32,
+    /// Kinds that count as pawns for threats and the mobility area (bit per kind).
+    pawn_kinds: u64,
 }
 
 impl EvalTables {
@@ -44,7 +48,7 @@ impl EvalTables {
     }
 
     /// Tables for `v` from explicit weights (for tuning).
-    pub fn from_weights(v: &Variant, wv: &VariantWeights) -> EvalTables {
+    pub fn from_weights(v: &Variant, wv: &VariantWeights<'_>) -> EvalTables {
         let mut et = EvalTables {
             board: [0; MAX_KINDS],
             hand: [0; MAX_HAND_KINDS],
@@ -60,6 +64,9 @@ impl EvalTables {
             zone_control: wv.zone_control,
             few_pieces: wv.few_pieces,
             mop_up: wv.mop_up,
+            hanging: wv.hanging,
+            pawn_threat: wv.pawn_threat,
+            pawn_kinds: 0,
         };
         let g = v.geometry();
         let ranks = g.ranks as i32;
@@ -80,11 +87,7 @@ impl EvalTables {
                 et.hand_threat[ki] = pw.map_or(0, |p| p.hand_threat);
             }
             if let Some(p) = pw {
-                et.mobility[ki] = if info.movement.slides.is_empty() {
-                    0
-                } else {
-                    p.mobility
-                };
+                et.mobility[ki] = p.mobility;
                 et.king_attack[ki] = p.king_attack;
                 et.defend[ki] = p.defend;
             }
@@ -118,6 +121,9 @@ impl EvalTables {
             } else {
                 et.board[ki]
             };
+            if !info.royal && et.board[ki] <= params::PAWN_LIKE_VALUE {
+                et.pawn_kinds |= 1 << ki;
+            }
             if let Some(pk) = info.promotes_to {
                 et.promotion_gain[ki] = (et.board[pk.index()] - et.board[ki]).max(0);
             }
@@ -145,8 +151,104 @@ pub fn evaluate<W: BitWord>(pos: &Position<W>) -> i32 {
     evaluate_with(tables(pos.variant()), pos)
 }
 
+/// The terms of the evaluation, as reported by `trace`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Term {
+    /// Piece values on the board and in hand.
+    Material,
+    /// Piece-square terms and defenders next to the king.
+    Placement,
+    /// Reachable squares.
+    Mobility,
+    /// King danger.
+    KingSafety,
+    /// Attacks on the enemy camp.
+    ZoneControl,
+    /// Undefended and pawn-attacked enemy pieces.
+    Threats,
+    /// Few pieces left (bare-king danger) and the endgame drive.
+    Endgame,
+}
+
+impl Term {
+    /// Every term, in report order.
+    pub const ALL: [Term; 7] = [
+        Term::Material,
+        Term::Placement,
+        Term::Mobility,
+        Term::KingSafety,
+        Term::ZoneControl,
+        Term::Threats,
+        Term::Endgame,
+    ];
+
+    /// Lower-case name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Term::Material => "material",
+            Term::Placement => "placement",
+            Term::Mobility => "mobility",
+            Term::KingSafety => "king safety",
+            Term::ZoneControl => "zone control",
+            Term::Threats => "threats",
+            Term::Endgame => "endgame",
+        }
+    }
+}
+
+/// Receives each term as it is added (`NoTrace` in the search: compiled away).
+pub trait Trace {
+    /// `v` centipawns for colour index `c` under `term`.
+    fn add(&mut self, term: Term, c: usize, v: i32);
+}
+
+/// The tracer of the search: does nothing.
+pub struct NoTrace;
+
+impl Trace for NoTrace {
+    #[inline(always)]
+    fn add(&mut self, _: Term, _: usize, _: i32) {}
+}
+
+/// Per-term sums, indexed like `Term::ALL`, for Black and White.
+#[derive(Default, Debug)]
+pub struct TermSums(pub [[i32; 2]; 7]);
+
+impl Trace for TermSums {
+    fn add(&mut self, term: Term, c: usize, v: i32) {
+        let i = Term::ALL.iter().position(|&t| t == term).unwrap_or(0);
+        self.0[i][c] += v;
+    }
+}
+
+/// The evaluation split by term, and the total from the side to move's point
+/// of view.
+pub fn trace<W: BitWord>(pos: &Position<W>) -> (TermSums, i32) {
+    let mut sums = TermSums::default();
+    let v = evaluate_traced(tables(pos.variant()), pos, &mut sums);
+    (sums, v)
+}
+
 /// `evaluate` with the variant's tables already looked up.
 pub fn evaluate_with<W: BitWord>(et: &EvalTables, pos: &Position<W>) -> i32 {
+    evaluate_traced(et, pos, &mut NoTrace)
+}
+
+/// Both sides' scores, each term also handed to a tracer.
+struct Acc<'a, T: Trace> {
+    score: [i32; 2],
+    tr: &'a mut T,
+}
+
+impl<T: Trace> Acc<'_, T> {
+    #[inline(always)]
+    fn add(&mut self, term: Term, c: usize, v: i32) {
+        self.score[c] += v;
+        self.tr.add(term, c, v);
+    }
+}
+
+fn evaluate_traced<W: BitWord, T: Trace>(et: &EvalTables, pos: &Position<W>, tr: &mut T) -> i32 {
     let t = pos.tables();
     let v = t.variant;
     let occ = pos.occupied();
@@ -156,11 +258,39 @@ pub fn evaluate_with<W: BitWord>(et: &EvalTables, pos: &Position<W>) -> i32 {
         t.attacks(Color::Black, king, ksq[0], occ),
         t.attacks(Color::White, king, ksq[1], occ),
     ];
-    let mut score = [0i32; 2];
+    // The outer ring: squares two steps from each king (used when weighted).
+    let mut outer = [Bitboard::<W>::EMPTY; 2];
+    if et.king.outer_ring != 0 {
+        for c in Color::ALL {
+            let ci = c.index();
+            let mut ring = Bitboard::<W>::EMPTY;
+            for sq in kzone[ci] {
+                ring |= t.leap(c, king, sq);
+            }
+            outer[ci] = ring & !kzone[ci] & !Bitboard::from_square(ksq[ci]);
+        }
+    }
+    // Squares each side attacks, per kind (for safe checks).
+    let mut by_kind = [[Bitboard::<W>::EMPTY; MAX_KINDS]; 2];
+    let mut acc = Acc { score: [0; 2], tr };
     let mut material = [0i32; 2];
     let mut attacked = [Bitboard::<W>::EMPTY; 2];
     // Danger units against the king of each colour.
     let mut danger = [0i32; 2];
+    // Squares attacked by each side's pawns: left out of the other side's mobility.
+    let mut pawn_attacks = [Bitboard::<W>::EMPTY; 2];
+    if et.pawn_threat != 0 || et.hanging != 0 {
+        let mut kinds = et.pawn_kinds;
+        while kinds != 0 {
+            let k = Kind(kinds.trailing_zeros() as u8);
+            kinds &= kinds - 1;
+            for c in Color::ALL {
+                for sq in pos.pieces_of_kind(k) & pos.pieces_of(c) {
+                    pawn_attacks[c.index()] |= t.attacks(c, k, sq, occ);
+                }
+            }
+        }
+    }
 
     for c in Color::ALL {
         let ci = c.index();
@@ -170,19 +300,28 @@ pub fn evaluate_with<W: BitWord>(et: &EvalTables, pos: &Position<W>) -> i32 {
             let k = pos.piece_at(sq).kind();
             let ki = k.index();
             material[ci] += et.board[ki];
-            score[ci] += et.board[ki] + et.pst[ci][ki][sq.index()];
+            acc.add(Term::Material, ci, et.board[ki]);
+            acc.add(Term::Placement, ci, et.pst[ci][ki][sq.index()]);
             if k == king {
                 continue;
             }
             let a = t.attacks(c, k, sq, occ);
             attacked[ci] |= a;
             if et.mobility[ki] != 0 {
-                score[ci] += et.mobility[ki] * (a & !own).count() as i32;
+                let n = (a & !own & !pawn_attacks[them]).count() as i32;
+                acc.add(Term::Mobility, ci, et.mobility[ki] * n);
             }
             let hits = (a & kzone[them]).count() as i32;
             danger[them] += et.king_attack[ki] * hits;
+            if et.king.outer_ring != 0 {
+                let far = (a & outer[them]).count() as i32;
+                danger[them] += et.king_attack[ki] * et.king.outer_ring * far / 4;
+            }
+            if et.king.safe_check != 0 {
+                by_kind[ci][ki] |= a;
+            }
             if et.defend[ki] != 0 && kzone[ci].has(sq) {
-                score[ci] += et.defend[ki];
+                acc.add(Term::Placement, ci, et.defend[ki]);
                 danger[ci] -= et.king.defender;
             }
         }
@@ -190,7 +329,7 @@ pub fn evaluate_with<W: BitWord>(et: &EvalTables, pos: &Position<W>) -> i32 {
         for hk in 0..v.hand_kinds {
             let n = hand.count(Kind(hk as u8)) as i32;
             if n > 0 {
-                score[ci] += n * et.hand[hk];
+                acc.add(Term::Material, ci, n * et.hand[hk]);
                 danger[them] += et.hand_threat[hk];
             }
         }
@@ -209,15 +348,47 @@ pub fn evaluate_with<W: BitWord>(et: &EvalTables, pos: &Position<W>) -> i32 {
         if kw.open_line != 0 {
             u += kw.open_line * open_lines(pos, ksq[ci], them, occ);
         }
-        if u > 0 {
-            score[ci] -= (kw.linear * u + kw.quadratic * u * u / 256).min(kw.cap);
+        if kw.safe_check != 0 {
+            // Squares from which one of their pieces could check us, reachable by
+            // it and not covered by our other pieces.
+            let unsafe_for_them = attacked[ci] | pos.pieces_of(them);
+            for (ki, &reach) in by_kind[ti].iter().enumerate().take(v.kinds.len()) {
+                if reach.is_empty() {
+                    continue;
+                }
+                let from = t.attacks(c, Kind(ki as u8), ksq[ci], occ);
+                u += kw.safe_check * (reach & from & !unsafe_for_them).count() as i32;
+            }
         }
-        score[ci] += et.zone_control * (attacked[ci] & t.zone(c)).count() as i32;
+        if u > 0 {
+            let penalty = (kw.linear * u + kw.quadratic * u * u / 256).min(kw.cap);
+            acc.add(Term::KingSafety, ci, -penalty);
+        }
+        let n = (attacked[ci] & t.zone(c)).count() as i32;
+        acc.add(Term::ZoneControl, ci, et.zone_control * n);
         if et.few_pieces != 0 {
             let n = pos.pieces_of(c).count() as i32 - 1;
             if n < 3 {
-                score[ci] -= et.few_pieces * (3 - n);
+                acc.add(Term::Endgame, ci, -et.few_pieces * (3 - n));
             }
+        }
+    }
+
+    if et.hanging != 0 || et.pawn_threat != 0 {
+        for c in Color::ALL {
+            let (ci, ti) = (c.index(), c.opp().index());
+            let mut pawns = Bitboard::<W>::EMPTY;
+            let mut kinds = et.pawn_kinds;
+            while kinds != 0 {
+                pawns |= pos.pieces_of_kind(Kind(kinds.trailing_zeros() as u8));
+                kinds &= kinds - 1;
+            }
+            // Their pieces (not the king) we attack and they do not defend.
+            let targets = pos.pieces_of(c.opp()) & !pos.pieces_of_kind(king);
+            let hanging = (targets & attacked[ci] & !attacked[ti]).count() as i32;
+            acc.add(Term::Threats, ci, et.hanging * hanging);
+            let hit = (targets & !pawns & pawn_attacks[ci]).count() as i32;
+            acc.add(Term::Threats, ci, et.pawn_threat * hit);
         }
     }
 
@@ -231,14 +402,14 @@ pub fn evaluate_with<W: BitWord>(et: &EvalTables, pos: &Position<W>) -> i32 {
                 let (kf, kr) = (g.file_of(ksq[ti]), g.rank_of(ksq[ti]));
                 for sq in pos.pieces_of(c) {
                     let d = (g.file_of(sq) - kf).abs().max((g.rank_of(sq) - kr).abs());
-                    score[ci] += et.mop_up * (8 - d.min(8));
+                    acc.add(Term::Endgame, ci, et.mop_up * (8 - d.min(8)));
                 }
             }
         }
     }
 
     let us = pos.side_to_move().index();
-    score[us] - score[1 - us] + et.tempo
+    acc.score[us] - acc.score[1 - us] + et.tempo
 }
 
 /// Empty squares on the lines out of `ksq` along which `them` has a slider able
@@ -337,6 +508,21 @@ mod tests {
             let fl = flip(sfen);
             let b = Position::<u128>::from_sfen(v, &fl).unwrap_or_else(|e| panic!("{fl}: {e}"));
             assert_eq!(evaluate(&a), evaluate(&b), "{name} {sfen} / {fl}");
+        }
+    }
+
+    #[test]
+    fn trace_adds_up_to_the_evaluation() {
+        for &(name, sfen) in crate::bench::POSITIONS {
+            let v = Variant::by_name(name).unwrap();
+            let pos = Position::<u128>::from_sfen(v, sfen).unwrap();
+            let (sums, total) = trace(&pos);
+            assert_eq!(total, evaluate(&pos), "{name} {sfen}");
+            let us = pos.side_to_move().index();
+            let diff: i32 = sums.0.iter().map(|t| t[us] - t[1 - us]).sum();
+            assert_eq!(diff + tables(v).tempo, total, "{name} {sfen}");
+            // Both sides have material.
+            assert!(sums.0[0][0] > 0 && sums.0[0][1] > 0, "{name} {sfen}");
         }
     }
 

@@ -15,7 +15,8 @@ pub struct PieceWeights {
     pub board: i32,
     /// Value in hand (unpromoted kinds of drop variants; usually above `board`).
     pub hand: i32,
-    /// Bonus per square the piece reaches (not occupied by its own side); sliders.
+    /// Bonus per square the piece reaches that is neither its own side's nor
+    /// attacked by an enemy pawn.
     pub mobility: i32,
     /// Bonus per rank advanced from its own back rank, up to `advance_cap` ranks.
     pub advance: i32,
@@ -70,15 +71,22 @@ pub struct KingWeights {
     pub cap: i32,
     /// Bonus per rank the king stays behind (on its own side of) the board's middle.
     pub home_rank: i32,
+    /// Attacks on squares two steps from the king, in quarters of an attack on
+    /// a neighbouring square (0 = the ring is ignored).
+    pub outer_ring: i32,
+    /// Units per square from which an enemy piece could give check, reachable
+    /// by it and not covered by the king's side (0 = not computed).
+    pub safe_check: i32,
 }
 
-/// All weights of one variant.
+/// All weights of one variant (`'static` for the built-in tables; a tuner may
+/// lend its own).
 #[derive(Copy, Clone, Debug)]
-pub struct VariantWeights {
+pub struct VariantWeights<'a> {
     /// The variant's USI name.
-    pub variant: &'static str,
+    pub variant: &'a str,
     /// One entry per piece kind of the variant (the king may be omitted).
-    pub pieces: &'static [PieceWeights],
+    pub pieces: &'a [PieceWeights],
     /// King safety.
     pub king: KingWeights,
     /// Bonus for having the move.
@@ -92,6 +100,10 @@ pub struct VariantWeights {
     /// king and we are ahead in material, bonus per piece per step closer to
     /// the enemy king (Heian: the bare-king win needs the attackers up there).
     pub mop_up: i32,
+    /// Bonus per enemy piece we attack that its side does not defend.
+    pub hanging: i32,
+    /// Bonus per enemy piece (not a pawn) attacked by one of our pawns.
+    pub pawn_threat: i32,
 }
 
 const SHOGI_KING: KingWeights = KingWeights {
@@ -103,6 +115,8 @@ const SHOGI_KING: KingWeights = KingWeights {
     quadratic: 14,
     cap: 1600,
     home_rank: 8,
+    outer_ring: 0,
+    safe_check: 0,
 };
 
 const HEIAN_KING: KingWeights = KingWeights {
@@ -114,6 +128,8 @@ const HEIAN_KING: KingWeights = KingWeights {
     quadratic: 8,
     cap: 900,
     home_rank: 6,
+    outer_ring: 0,
+    safe_check: 0,
 };
 
 /// Standard shogi.
@@ -402,7 +418,7 @@ const HEIAN: &[PieceWeights] = &[
     },
 ];
 
-const fn heian(variant: &'static str) -> VariantWeights {
+const fn heian(variant: &'static str) -> VariantWeights<'static> {
     VariantWeights {
         variant,
         pieces: HEIAN,
@@ -411,11 +427,13 @@ const fn heian(variant: &'static str) -> VariantWeights {
         zone_control: 2,
         few_pieces: 150,
         mop_up: 8,
+        hanging: 0,
+        pawn_threat: 0,
     }
 }
 
 /// The weights of every built-in variant.
-pub const VARIANTS: &[VariantWeights] = &[
+pub const VARIANTS: &[VariantWeights<'static>] = &[
     VariantWeights {
         variant: "shogi",
         pieces: SHOGI,
@@ -424,6 +442,8 @@ pub const VARIANTS: &[VariantWeights] = &[
         zone_control: 2,
         few_pieces: 0,
         mop_up: 0,
+        hanging: 0,
+        pawn_threat: 0,
     },
     VariantWeights {
         variant: "judkins",
@@ -433,6 +453,8 @@ pub const VARIANTS: &[VariantWeights] = &[
         zone_control: 3,
         few_pieces: 0,
         mop_up: 0,
+        hanging: 0,
+        pawn_threat: 0,
     },
     VariantWeights {
         variant: "yarishogi",
@@ -445,6 +467,8 @@ pub const VARIANTS: &[VariantWeights] = &[
         zone_control: 2,
         few_pieces: 0,
         mop_up: 0,
+        hanging: 0,
+        pawn_threat: 0,
     },
     heian("heian"),
     heian("heian9x8"),
@@ -453,7 +477,7 @@ pub const VARIANTS: &[VariantWeights] = &[
 ];
 
 /// Weights used for a variant without its own table.
-pub const FALLBACK: VariantWeights = VariantWeights {
+pub const FALLBACK: VariantWeights<'static> = VariantWeights {
     variant: "",
     pieces: &[],
     king: SHOGI_KING,
@@ -461,16 +485,21 @@ pub const FALLBACK: VariantWeights = VariantWeights {
     zone_control: 2,
     few_pieces: 0,
     mop_up: 0,
+    hanging: 0,
+    pawn_threat: 0,
 };
 
 /// Material lead (board values) from which `VariantWeights::mop_up` applies.
 pub const MOP_UP_LEAD: i32 = 200;
 
+/// Pieces worth at most this count as pawns for threats and the mobility area.
+pub const PAWN_LIKE_VALUE: i32 = 150;
+
 /// Value of a kind without a table entry: 100 per impasse point.
 pub const POINT_VALUE: i32 = 100;
 
 /// The weights for a variant name.
-pub fn for_variant(name: &str) -> &'static VariantWeights {
+pub fn for_variant(name: &str) -> &'static VariantWeights<'static> {
     VARIANTS
         .iter()
         .find(|v| v.variant.eq_ignore_ascii_case(name))

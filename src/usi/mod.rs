@@ -265,9 +265,13 @@ impl Session {
                     self.out.error(e);
                 }
             }
-            Command::Eval => self
-                .out
-                .line(&format!("info string eval {}", self.engine.eval())),
+            Command::Eval => {
+                for l in self.engine.eval_trace() {
+                    self.out.line(&format!("info string {l}"));
+                }
+                self.out
+                    .line(&format!("info string eval {}", self.engine.eval()))
+            }
         }
         true
     }
