@@ -175,6 +175,7 @@ impl Owned {
         out.push(("king.quadratic".into(), &mut k.quadratic));
         out.push(("king.cap".into(), &mut k.cap));
         out.push(("king.home_rank".into(), &mut k.home_rank));
+        out.push(("king.side_file".into(), &mut k.side_file));
         out.push(("king.outer_ring".into(), &mut k.outer_ring));
         out.push(("king.safe_check".into(), &mut k.safe_check));
         let names = [
@@ -220,6 +221,7 @@ fn main() {
     let mut files = Vec::new();
     let mut passes = 6;
     let mut skip = 16;
+    let mut only: Vec<String> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -230,6 +232,10 @@ fn main() {
                     .next()
                     .and_then(|s| s.parse().ok())
                     .expect("--skip PLIES")
+            }
+            "--only" => {
+                let list = it.next().expect("--only NAME,NAME");
+                only = list.split(',').map(str::to_string).collect();
             }
             "-h" | "--help" => {
                 println!(
@@ -271,6 +277,10 @@ fn main() {
     for pass in 0..passes {
         let mut improved = 0;
         for i in 0..count {
+            let name = w.params(drops)[i].0.clone();
+            if !only.is_empty() && !only.iter().any(|o| name.contains(o.as_str())) {
+                continue;
+            }
             let cur = *w.params(drops)[i].1;
             let step = (cur.abs() / 16).max(1);
             for dir in [1, -1] {

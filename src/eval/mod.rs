@@ -103,6 +103,9 @@ impl EvalTables {
                     let mut s = 0;
                     if info.royal {
                         s -= wv.king.home_rank * rel.min(ranks / 2);
+                        // Files from the centre: castles stand to one side.
+                        let off = (2 * g.file_of(sq) - (g.files as i32 - 1)).abs() / 2;
+                        s += wv.king.side_file * off.min(3);
                     } else if let Some(p) = pw {
                         s += p.advance * rel.min(p.advance_cap);
                         if in_camp {

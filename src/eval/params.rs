@@ -71,6 +71,8 @@ pub struct KingWeights {
     pub cap: i32,
     /// Bonus per rank the king stays behind (on its own side of) the board's middle.
     pub home_rank: i32,
+    /// Bonus per file (up to three) the king stands away from the centre file.
+    pub side_file: i32,
     /// Attacks on squares two steps from the king, in quarters of an attack on
     /// a neighbouring square (0 = the ring is ignored).
     pub outer_ring: i32,
@@ -115,6 +117,7 @@ const SHOGI_KING: KingWeights = KingWeights {
     quadratic: 14,
     cap: 1600,
     home_rank: 8,
+    side_file: 0,
     outer_ring: 0,
     safe_check: 0,
 };
@@ -125,11 +128,12 @@ const HEIAN_KING: KingWeights = KingWeights {
     open_line: 1,
     defender: 2,
     linear: 5,
-    quadratic: 8,
-    cap: 900,
+    quadratic: 4,
+    cap: 600,
     home_rank: 6,
-    outer_ring: 0,
-    safe_check: 0,
+    side_file: 0,
+    outer_ring: 1,
+    safe_check: 3,
 };
 
 /// Standard shogi.
@@ -358,11 +362,13 @@ const YARISHOGI: &[PieceWeights] = &[
 /// is a large gain.
 const HEIAN: &[PieceWeights] = &[
     PieceWeights {
+        mobility: 8,
         king_attack: 4,
         defend: 6,
         ..w('G', false, 520, 0)
     },
     PieceWeights {
+        mobility: 8,
         advance: 6,
         advance_cap: 5,
         in_zone: 20,
@@ -371,6 +377,7 @@ const HEIAN: &[PieceWeights] = &[
         ..w('S', false, 450, 0)
     },
     PieceWeights {
+        mobility: 8,
         advance: 8,
         advance_cap: 6,
         in_zone: 30,
@@ -397,21 +404,25 @@ const HEIAN: &[PieceWeights] = &[
         ..w('K', false, 0, 0)
     },
     PieceWeights {
+        mobility: 8,
         king_attack: 4,
         defend: 4,
         ..w('S', true, 510, 0)
     },
     PieceWeights {
+        mobility: 8,
         king_attack: 4,
         defend: 4,
         ..w('N', true, 510, 0)
     },
     PieceWeights {
+        mobility: 8,
         king_attack: 4,
         defend: 4,
         ..w('L', true, 510, 0)
     },
     PieceWeights {
+        mobility: 8,
         king_attack: 4,
         defend: 4,
         ..w('P', true, 500, 0)
@@ -427,8 +438,8 @@ const fn heian(variant: &'static str) -> VariantWeights<'static> {
         zone_control: 2,
         few_pieces: 150,
         mop_up: 8,
-        hanging: 0,
-        pawn_threat: 0,
+        hanging: 40,
+        pawn_threat: 60,
     }
 }
 

@@ -28,6 +28,9 @@ pub struct TimeManager {
     floor: u64,
 }
 
+/// A clock below this many milliseconds spends less than the increment.
+const LOW_CLOCK_MS: u64 = 2_000;
+
 /// Expected number of our moves still to play, from the game ply.
 fn moves_to_go(game_ply: u32) -> u64 {
     (50u64.saturating_sub(game_ply as u64 / 4)).max(20)
@@ -77,7 +80,10 @@ impl TimeManager {
             // The increment arrives after the move: only `remaining` may be spent.
             let usable = remaining.saturating_sub(overhead);
             let hard = (usable * 8 / 10).max(1);
-            let opt = remaining / mtg + inc * 3 / 4;
+            // Below LOW_CLOCK_MS only part of the increment is spent, so a long
+            // game settles with a reserve that absorbs a stall of the machine.
+            let inc_share = inc * 3 / 4 * remaining.min(LOW_CLOCK_MS) / LOW_CLOCK_MS;
+            let opt = remaining / mtg + inc_share;
             tm.optimum = opt.min(hard / 2).max(1);
             tm.maximum = (tm.optimum * 5).min(hard).max(1);
         }
@@ -179,6 +185,20 @@ mod tests {
     fn increment_cannot_be_spent_ahead() {
         let tm = TimeManager::new(&limits(1_000, 10_000, 0), 50, Color::Black, 10);
         assert!(tm.maximum() < 1_000);
+    }
+
+    #[test]
+    fn low_clock_is_rebuilt_from_the_increment() {
+        // Late in a long game at 5+0.05: spend less than the increment.
+        let tm = TimeManager::new(&limits(400, 50, 0), 50, Color::Black, 300);
+        assert!(tm.optimum() < 50, "{}", tm.optimum());
+        // Simulate the clock move by move: it settles well above a stall.
+        let mut clock = 300u64;
+        for _ in 0..400 {
+            let tm = TimeManager::new(&limits(clock, 50, 0), 50, Color::Black, 300);
+            clock = clock - tm.optimum().min(clock) + 50;
+        }
+        assert!(clock >= 600, "{clock}");
     }
 
     #[test]
