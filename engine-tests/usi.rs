@@ -709,8 +709,19 @@ fn debug_commands() {
     assert!(lines.iter().any(|l| l.starts_with("key: ")));
     assert_eq!(e.transcript.last().unwrap(), "< checkers: 5h");
     e.send("eval");
-    let (_, l) = e.until(SECS5, |l| l.starts_with("info string eval "));
+    let (lines, l) = e.until(SECS5, |l| l.starts_with("info string eval "));
     assert!(l[17..].parse::<i32>().is_ok(), "{l}");
+    // The trace: a material line with Black's rook up (the difference column).
+    let material = lines
+        .iter()
+        .find(|l| {
+            l.trim_start_matches("info string")
+                .trim_start()
+                .starts_with("material")
+        })
+        .unwrap_or_else(|| panic!("no material line in {lines:?}"));
+    let diff: i32 = material.split_whitespace().last().unwrap().parse().unwrap();
+    assert!(diff < -500, "{material}");
     e.sync();
     e.quit();
 }

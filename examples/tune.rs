@@ -4,7 +4,7 @@
 //! keeps quiet positions (side to move not in check, the move played from it
 //! not a capture or promotion), and minimises the mean squared error between
 //! each game's result and `sigmoid(K * eval)` by coordinate descent over the
-//! weights of one `src/eval/params.rs` table. Prints the fitted table.
+//! weights of one `src/eval/params.rs` table. Prints the weights it moved.
 //!
 //! ```text
 //! cargo run --release --example tune -- --weights heian records1.jsonl records2.jsonl
@@ -50,7 +50,10 @@ fn moves(line: &str) -> Vec<&str> {
 }
 
 fn load(path: &str, table: &str, skip: usize, out: &mut Vec<Sample>) {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        eprintln!("tune: {path}: {e}");
+        std::process::exit(2)
+    });
     for line in text.lines() {
         let Some(name) = field(line, "variant") else {
             continue;
@@ -239,7 +242,12 @@ fn main() {
             }
             "-h" | "--help" => {
                 println!(
-                    "usage: tune [--weights VARIANT] [--passes N] [--skip PLIES] RECORDS.jsonl..."
+                    "usage: tune [--weights VARIANT] [--passes N] [--skip PLIES] \
+                     [--only PART,...] RECORDS.jsonl...\n\
+                     \x20 --weights  the table to fit (default heian)\n\
+                     \x20 --passes   coordinate-descent passes (default 6)\n\
+                     \x20 --skip     opening plies left out of each game (default 16)\n\
+                     \x20 --only     fit only weights whose name contains a part"
                 );
                 return;
             }

@@ -38,7 +38,8 @@ pub struct EvalTables {
     mop_up: i32,
     hanging: i32,
     pawn_threat: i32,
-    /// Kinds that count as pawns for threats and the mobility area (bit per kind).
+    /// Kinds that count as pawns for threats and the mobility area (bit per
+    /// kind): those worth at most 1.5 times the cheapest piece.
     pawn_kinds: u64,
 }
 
@@ -116,6 +117,14 @@ impl EvalTables {
                 }
             }
         }
+        let cheapest = v
+            .kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, info)| !info.royal)
+            .map(|(ki, _)| et.board[ki])
+            .min()
+            .unwrap_or(0);
         for (ki, info) in v.kinds.iter().enumerate() {
             et.exchange[ki] = if info.royal {
                 KING_VALUE
@@ -124,7 +133,7 @@ impl EvalTables {
             } else {
                 et.board[ki]
             };
-            if !info.royal && et.board[ki] <= params::PAWN_LIKE_VALUE {
+            if !info.royal && et.board[ki] * 2 <= cheapest * 3 {
                 et.pawn_kinds |= 1 << ki;
             }
             if let Some(pk) = info.promotes_to {

@@ -503,9 +503,6 @@ pub const FALLBACK: VariantWeights<'static> = VariantWeights {
 /// Material lead (board values) from which `VariantWeights::mop_up` applies.
 pub const MOP_UP_LEAD: i32 = 200;
 
-/// Pieces worth at most this count as pawns for threats and the mobility area.
-pub const PAWN_LIKE_VALUE: i32 = 150;
-
 /// Value of a kind without a table entry: 100 per impasse point.
 pub const POINT_VALUE: i32 = 100;
 
