@@ -359,15 +359,13 @@ const YARISHOGI: &[PieceWeights] = &[
 ];
 
 /// Heian shogi (every size): no drops, captures are permanent, promotion to gold
-/// is a large gain. Every piece also carries a flat 150 on top of its worth:
-/// under the bare-king rule the number of pieces decides endings (a Texel fit
-/// to Fairy-Stockfish self-play pointed the same way).
+/// is a large gain.
 const HEIAN: &[PieceWeights] = &[
     PieceWeights {
         mobility: 8,
         king_attack: 4,
         defend: 6,
-        ..w('G', false, 670, 0)
+        ..w('G', false, 520, 0)
     },
     PieceWeights {
         mobility: 8,
@@ -376,7 +374,7 @@ const HEIAN: &[PieceWeights] = &[
         in_zone: 20,
         king_attack: 3,
         defend: 4,
-        ..w('S', false, 600, 0)
+        ..w('S', false, 450, 0)
     },
     PieceWeights {
         mobility: 8,
@@ -384,7 +382,7 @@ const HEIAN: &[PieceWeights] = &[
         advance_cap: 6,
         in_zone: 30,
         king_attack: 3,
-        ..w('N', false, 450, 0)
+        ..w('N', false, 300, 0)
     },
     PieceWeights {
         mobility: 3,
@@ -392,14 +390,14 @@ const HEIAN: &[PieceWeights] = &[
         advance_cap: 6,
         in_zone: 30,
         king_attack: 2,
-        ..w('L', false, 450, 0)
+        ..w('L', false, 300, 0)
     },
     PieceWeights {
         advance: 8,
         advance_cap: 6,
         in_zone: 20,
         king_attack: 1,
-        ..w('P', false, 250, 0)
+        ..w('P', false, 100, 0)
     },
     PieceWeights {
         king_attack: 0,
@@ -409,25 +407,25 @@ const HEIAN: &[PieceWeights] = &[
         mobility: 8,
         king_attack: 4,
         defend: 4,
-        ..w('S', true, 660, 0)
+        ..w('S', true, 510, 0)
     },
     PieceWeights {
         mobility: 8,
         king_attack: 4,
         defend: 4,
-        ..w('N', true, 660, 0)
+        ..w('N', true, 510, 0)
     },
     PieceWeights {
         mobility: 8,
         king_attack: 4,
         defend: 4,
-        ..w('L', true, 660, 0)
+        ..w('L', true, 510, 0)
     },
     PieceWeights {
         mobility: 8,
         king_attack: 4,
         defend: 4,
-        ..w('P', true, 650, 0)
+        ..w('P', true, 500, 0)
     },
 ];
 
