@@ -289,13 +289,18 @@ fn evaluate_traced<W: BitWord, T: Trace>(et: &EvalTables, pos: &Position<W>, tr:
     let mut attacked = [Bitboard::<W>::EMPTY; 2];
     // Danger units against the king of each colour.
     let mut danger = [0i32; 2];
-    // Squares attacked by each side's pawns: left out of the other side's mobility.
+    // Pawns of both sides and the squares each side's pawns attack. Only tables
+    // that weigh threats compute them; there the attacked squares are also left
+    // out of the other side's mobility (elsewhere mobility counts every square).
+    let threats = et.pawn_threat != 0 || et.hanging != 0;
+    let mut pawns = Bitboard::<W>::EMPTY;
     let mut pawn_attacks = [Bitboard::<W>::EMPTY; 2];
-    if et.pawn_threat != 0 || et.hanging != 0 {
+    if threats {
         let mut kinds = et.pawn_kinds;
         while kinds != 0 {
             let k = Kind(kinds.trailing_zeros() as u8);
             kinds &= kinds - 1;
+            pawns |= pos.pieces_of_kind(k);
             for c in Color::ALL {
                 for sq in pos.pieces_of_kind(k) & pos.pieces_of(c) {
                     pawn_attacks[c.index()] |= t.attacks(c, k, sq, occ);
@@ -386,15 +391,9 @@ fn evaluate_traced<W: BitWord, T: Trace>(et: &EvalTables, pos: &Position<W>, tr:
         }
     }
 
-    if et.hanging != 0 || et.pawn_threat != 0 {
+    if threats {
         for c in Color::ALL {
             let (ci, ti) = (c.index(), c.opp().index());
-            let mut pawns = Bitboard::<W>::EMPTY;
-            let mut kinds = et.pawn_kinds;
-            while kinds != 0 {
-                pawns |= pos.pieces_of_kind(Kind(kinds.trailing_zeros() as u8));
-                kinds &= kinds - 1;
-            }
             // Their pieces (not the king) we attack and they do not defend.
             let targets = pos.pieces_of(c.opp()) & !pos.pieces_of_kind(king);
             let hanging = (targets & attacked[ci] & !attacked[ti]).count() as i32;
