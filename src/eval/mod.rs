@@ -228,8 +228,8 @@ pub struct TermSums(pub [[i32; 2]; 7]);
 
 impl Trace for TermSums {
     fn add(&mut self, term: Term, c: usize, v: i32) {
-        let i = Term::ALL.iter().position(|&t| t == term).unwrap_or(0);
-        self.0[i][c] += v;
+        // `Term::ALL` lists the variants in declaration order.
+        self.0[term as usize][c] += v;
     }
 }
 
@@ -519,6 +519,13 @@ mod tests {
             let fl = flip(sfen);
             let b = Position::<u128>::from_sfen(v, &fl).unwrap_or_else(|e| panic!("{fl}: {e}"));
             assert_eq!(evaluate(&a), evaluate(&b), "{name} {sfen} / {fl}");
+        }
+    }
+
+    #[test]
+    fn term_indices_follow_term_all() {
+        for (i, t) in Term::ALL.iter().enumerate() {
+            assert_eq!(*t as usize, i, "{}", t.name());
         }
     }
 
