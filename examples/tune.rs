@@ -19,11 +19,23 @@ use kawari::position::Position;
 use kawari::variant::Variant;
 
 /// One training position: the variant's index in `Variant::all()`, the
-/// position, and the result for the side to move (1, 0.5, 0).
+/// position, and its target for the side to move: the game's result (1, 0.5,
+/// 0), or with `--labels` a search score in centipawns.
 struct Sample {
     variant: usize,
     pos: Position<u128>,
     result: f64,
+}
+
+/// An integer field of a flat JSON object.
+fn int_field(line: &str, name: &str) -> Option<i64> {
+    let key = format!("\"{name}\": ");
+    let start = line.find(&key)? + key.len();
+    let rest = &line[start..];
+    let len = rest
+        .find(|c: char| !(c == '-' || c.is_ascii_digit()))
+        .unwrap_or(rest.len());
+    rest[..len].parse().ok()
 }
 
 /// A string field of a flat JSON object (enough for match records).
@@ -49,7 +61,11 @@ fn moves(line: &str) -> Vec<&str> {
         .collect()
 }
 
-fn load(path: &str, table: &str, skip: usize, out: &mut Vec<Sample>) {
+/// Reads `path`: match records (every quiet position after `skip` plies, the
+/// game result as target) or, with `labels`, the lines `scripts/label.py`
+/// writes (the last position of each line, its score as target, left out when
+/// in check or when the best move captures or promotes).
+fn load(path: &str, table: &str, skip: usize, labels: bool, out: &mut Vec<Sample>) {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
         eprintln!("tune: {path}: {e}");
         std::process::exit(2)
@@ -72,12 +88,6 @@ fn load(path: &str, table: &str, skip: usize, out: &mut Vec<Sample>) {
             .iter()
             .position(|x| x.name() == v.name())
             .unwrap();
-        let black = match field(line, "result") {
-            Some("1-0") => 1.0,
-            Some("0-1") => 0.0,
-            Some("1/2-1/2") => 0.5,
-            _ => continue,
-        };
         let Some(start) = field(line, "start_sfen") else {
             continue;
         };
@@ -85,6 +95,38 @@ fn load(path: &str, table: &str, skip: usize, out: &mut Vec<Sample>) {
             continue;
         };
         let ms = moves(line);
+        if labels {
+            let Some(score) = int_field(line, "score") else {
+                continue;
+            };
+            if ms.iter().any(|s| match parse_move(&pos, s) {
+                Ok(m) => {
+                    pos.do_move(m);
+                    false
+                }
+                Err(_) => true,
+            }) {
+                continue;
+            }
+            let tactical = field(line, "bestmove")
+                .and_then(|b| parse_move(&pos, b).ok())
+                .is_some_and(|m| m.is_promotion() || pos.piece_at(m.to()).is_some());
+            if !tactical && !pos.in_check() {
+                pos.clear_history();
+                out.push(Sample {
+                    variant: vi,
+                    pos,
+                    result: score as f64,
+                });
+            }
+            continue;
+        }
+        let black = match field(line, "result") {
+            Some("1-0") => 1.0,
+            Some("0-1") => 0.0,
+            Some("1/2-1/2") => 0.5,
+            _ => continue,
+        };
         for (i, s) in ms.iter().enumerate() {
             let Ok(m) = parse_move(&pos, s) else {
                 break;
@@ -153,6 +195,12 @@ impl Owned {
         let mut out: Vec<(String, &mut i32)> = Vec::new();
         for p in self.pieces.iter_mut() {
             let n = format!("{}{}", if p.promoted { "+" } else { "" }, p.letter);
+            for (i, r) in p.rank.iter_mut().enumerate() {
+                out.push((format!("{n}.rank{i}"), r));
+            }
+            for (i, f) in p.file.iter_mut().enumerate() {
+                out.push((format!("{n}.file{i}"), f));
+            }
             if p.letter == 'K' {
                 continue;
             }
@@ -200,8 +248,9 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Mean squared error of the predictions with scale `k` (per centipawn).
-fn loss(samples: &[Sample], w: &Owned, name: &str, k: f64) -> f64 {
+/// Mean squared error of the predictions with scale `k` (per centipawn). With
+/// labels the target is `sigmoid(k * scale * score)`.
+fn loss(samples: &[Sample], w: &Owned, name: &str, k: f64, labels: Option<f64>) -> f64 {
     let vw = w.weights(name);
     let tables: Vec<EvalTables> = Variant::all()
         .iter()
@@ -211,7 +260,11 @@ fn loss(samples: &[Sample], w: &Owned, name: &str, k: f64) -> f64 {
         .iter()
         .map(|s| {
             let e = evaluate_with(&tables[s.variant], &s.pos) as f64;
-            let d = s.result - sigmoid(k * e);
+            let target = match labels {
+                Some(scale) => sigmoid(k * scale * s.result),
+                None => s.result,
+            };
+            let d = target - sigmoid(k * e);
             d * d
         })
         .sum();
@@ -225,6 +278,7 @@ fn main() {
     let mut passes = 6;
     let mut skip = 16;
     let mut only: Vec<String> = Vec::new();
+    let mut labels = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -236,6 +290,7 @@ fn main() {
                     .and_then(|s| s.parse().ok())
                     .expect("--skip PLIES")
             }
+            "--labels" => labels = true,
             "--only" => {
                 let list = it.next().expect("--only NAME,NAME");
                 only = list.split(',').map(str::to_string).collect();
@@ -243,11 +298,13 @@ fn main() {
             "-h" | "--help" => {
                 println!(
                     "usage: tune [--weights VARIANT] [--passes N] [--skip PLIES] \
-                     [--only PART,...] RECORDS.jsonl...\n\
+                     [--only PART,...] [--labels] FILE.jsonl...\n\
                      \x20 --weights  the table to fit (default heian)\n\
                      \x20 --passes   coordinate-descent passes (default 6)\n\
                      \x20 --skip     opening plies left out of each game (default 16)\n\
-                     \x20 --only     fit only weights whose name contains a part"
+                     \x20 --only     fit only weights whose name contains a part\n\
+                     \x20 --labels   the files are scored positions (scripts/label.py):\n\
+                     \x20            fit the evaluation to the scores, not to results"
                 );
                 return;
             }
@@ -256,30 +313,59 @@ fn main() {
     }
     let mut samples = Vec::new();
     for f in &files {
-        load(f, &table, skip, &mut samples);
+        load(f, &table, skip, labels, &mut samples);
     }
-    eprintln!("{} positions", samples.len());
-    if samples.is_empty() {
+    // Every eighth run of 32 positions (mostly one game) is held out to show
+    // whether the fit generalises.
+    let mut held = Vec::new();
+    let mut train = Vec::new();
+    for (i, s) in samples.into_iter().enumerate() {
+        if (i / 32) % 8 == 7 {
+            held.push(s);
+        } else {
+            train.push(s);
+        }
+    }
+    let samples = train;
+    eprintln!("{} positions, {} held out", samples.len(), held.len());
+    if samples.is_empty() || held.is_empty() {
         return;
     }
     let base = params::for_variant(&table);
     let drops = Variant::by_name(&table).is_some_and(|v| v.hand_kinds > 0);
     let mut w = Owned::from(base);
 
-    // The scale: a golden-section search of K with the starting weights.
-    let (mut lo, mut hi) = (0.0005f64, 0.02f64);
-    for _ in 0..30 {
-        let m1 = lo + (hi - lo) * 0.382;
-        let m2 = lo + (hi - lo) * 0.618;
-        if loss(&samples, &w, &table, m1) < loss(&samples, &w, &table, m2) {
-            hi = m2;
-        } else {
-            lo = m1;
+    // The scale: a golden-section search, with the starting weights, of K
+    // (results) or of the factor from label centipawns to ours (labels, with
+    // K fixed at one "winning chance" unit per 250 cp).
+    let fit = |f: &dyn Fn(f64) -> f64, mut lo: f64, mut hi: f64| {
+        for _ in 0..30 {
+            let m1 = lo + (hi - lo) * 0.382;
+            let m2 = lo + (hi - lo) * 0.618;
+            if f(m1) < f(m2) {
+                hi = m2;
+            } else {
+                lo = m1;
+            }
         }
-    }
-    let k = (lo + hi) / 2.0;
-    let mut best = loss(&samples, &w, &table, k);
-    eprintln!("K = {k:.5}, loss {best:.6}");
+        (lo + hi) / 2.0
+    };
+    let (k, scale) = if labels {
+        let k = 1.0 / 250.0;
+        let scale = fit(&|s| loss(&samples, &w, &table, k, Some(s)), 0.2, 5.0);
+        (k, Some(scale))
+    } else {
+        (
+            fit(&|k| loss(&samples, &w, &table, k, None), 0.0005, 0.02),
+            None,
+        )
+    };
+    let mut best = loss(&samples, &w, &table, k, scale);
+    eprintln!(
+        "K = {k:.5}, label scale {:.3}, loss {best:.6}, held out {:.6}",
+        scale.unwrap_or(0.0),
+        loss(&held, &w, &table, k, scale)
+    );
 
     let count = w.params(drops).len();
     for pass in 0..passes {
@@ -289,25 +375,84 @@ fn main() {
             if !only.is_empty() && !only.iter().any(|o| name.contains(o.as_str())) {
                 continue;
             }
+            // Rule knowledge a search score cannot teach a static evaluation
+            // (the bare-king danger) stays as written.
+            if labels && (name == "few_pieces" || name == "mop_up") {
+                continue;
+            }
+            let floor = if never_negative(&name) { 0 } else { i32::MIN };
             let cur = *w.params(drops)[i].1;
-            let step = (cur.abs() / 16).max(1);
+            let step = (cur.abs() / 16).max(2);
             for dir in [1, -1] {
-                let mut t = w.clone();
-                *t.params(drops)[i].1 = cur + dir * step;
-                let l = loss(&samples, &t, &table, k);
-                if l < best {
+                // A short line search: keep going, doubling the step, while
+                // the loss falls.
+                let mut moved = false;
+                let mut at = cur;
+                let mut s = step;
+                for _ in 0..6 {
+                    if at + dir * s < floor {
+                        break;
+                    }
+                    let mut t = w.clone();
+                    *t.params(drops)[i].1 = at + dir * s;
+                    let l = loss(&samples, &t, &table, k, scale);
+                    if l >= best {
+                        break;
+                    }
                     best = l;
                     w = t;
+                    at += dir * s;
+                    s *= 2;
+                    moved = true;
+                }
+                if moved {
                     improved += 1;
                     break;
                 }
             }
         }
-        eprintln!("pass {pass}: loss {best:.6}, {improved} weights moved");
+        eprintln!(
+            "pass {pass}: loss {best:.6}, held out {:.6}, {improved} weights moved",
+            loss(&held, &w, &table, k, scale)
+        );
+        // The weights so far, so a long fit can be stopped at any pass.
+        println!("# after pass {pass}");
+        print_changes(&mut w, base, drops);
         if improved == 0 {
             break;
         }
     }
+}
+
+/// Weights whose sign is part of their meaning (danger units, counts of
+/// attacks and defenders, penalties): a fit may not turn them around.
+fn never_negative(name: &str) -> bool {
+    let part = name.rsplit('.').next().unwrap_or(name);
+    matches!(
+        part,
+        "mobility"
+            | "king_attack"
+            | "hand_threat"
+            | "defend"
+            | "weak_square"
+            | "drop_square"
+            | "open_line"
+            | "defender"
+            | "linear"
+            | "quadratic"
+            | "cap"
+            | "outer_ring"
+            | "safe_check"
+            | "hanging"
+            | "pawn_threat"
+            | "few_pieces"
+            | "mop_up"
+            | "zone_control"
+    )
+}
+
+/// Prints every weight of `w` that differs from `base`.
+fn print_changes(w: &mut Owned, base: &VariantWeights, drops: bool) {
     let mut start = Owned::from(base);
     let before = start.params(drops);
     for ((name, v), (_, b)) in w.params(drops).into_iter().zip(before) {

@@ -101,11 +101,17 @@ impl EvalTables {
                         Color::White => r,
                     };
                     let in_camp = rel >= ranks - zone_ranks;
+                    // Files from the centre file (both middle files of an even
+                    // board count as 0).
+                    let off = (2 * g.file_of(sq) - (g.files as i32 - 1)).abs() / 2;
                     let mut s = 0;
+                    if let Some(p) = pw {
+                        s += p.rank[(rel as usize).min(params::RANK_TERMS - 1)];
+                        s += p.file[(off as usize).min(params::FILE_TERMS - 1)];
+                    }
                     if info.royal {
                         s -= wv.king.home_rank * rel.min(ranks / 2);
-                        // Files from the centre: castles stand to one side.
-                        let off = (2 * g.file_of(sq) - (g.files as i32 - 1)).abs() / 2;
+                        // Castles stand to one side.
                         s += wv.king.side_file * off.min(3);
                     } else if let Some(p) = pw {
                         s += p.advance * rel.min(p.advance_cap);
@@ -564,5 +570,34 @@ mod tests {
         )
         .unwrap();
         assert!(evaluate(&up) > evaluate(&base) + 800);
+    }
+
+    /// The rank and file factors of the piece-square table count from each
+    /// side's own back rank and from the centre file.
+    #[test]
+    fn rank_and_file_terms_apply_per_side() {
+        let v = Variant::by_name("heian").unwrap();
+        let base = *params::for_variant("heian");
+        let mut pieces = base.pieces.to_vec();
+        let pawn = pieces.iter_mut().find(|p| p.letter == 'P' && !p.promoted);
+        let pawn = pawn.unwrap();
+        pawn.rank[3] += 40;
+        pawn.file[4] += 7;
+        let changed = VariantWeights {
+            pieces: &pieces,
+            ..base
+        };
+        let (a, b) = (
+            EvalTables::from_weights(v, &base),
+            EvalTables::from_weights(v, &changed),
+        );
+        // Black has pushed the pawn of file 9 (an edge file) to rank 3 from
+        // its back rank; White to move.
+        let mut pos = Position::<u128>::startpos(v);
+        pos.do_move(crate::engine::parse_move(&pos, "9g9f").unwrap());
+        assert_eq!(evaluate_with(&b, &pos) - evaluate_with(&a, &pos), -40);
+        // The edge-file pawns of both sides cancel.
+        let start = Position::<u128>::startpos(v);
+        assert_eq!(evaluate_with(&b, &start), evaluate_with(&a, &start));
     }
 }

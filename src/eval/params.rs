@@ -30,7 +30,17 @@ pub struct PieceWeights {
     pub hand_threat: i32,
     /// Bonus for standing next to its own king (a defender).
     pub defend: i32,
+    /// Bonus by rank counted from its own back rank (a piece-square table in
+    /// two factors, with `file`; zeros where not fitted).
+    pub rank: [i32; RANK_TERMS],
+    /// Bonus by distance in files from the centre file.
+    pub file: [i32; FILE_TERMS],
 }
+
+/// Entries of `PieceWeights::rank` (the largest board has 9 ranks).
+pub const RANK_TERMS: usize = 9;
+/// Entries of `PieceWeights::file` (files from the centre of a 9-file board).
+pub const FILE_TERMS: usize = 5;
 
 /// Defaults for a piece; tables override what matters.
 const fn w(letter: char, promoted: bool, board: i32, hand: i32) -> PieceWeights {
@@ -46,6 +56,8 @@ const fn w(letter: char, promoted: bool, board: i32, hand: i32) -> PieceWeights 
         king_attack: 2,
         hand_threat: 0,
         defend: 0,
+        rank: [0; RANK_TERMS],
+        file: [0; FILE_TERMS],
     }
 }
 
@@ -109,6 +121,21 @@ pub struct VariantWeights<'a> {
 }
 
 const SHOGI_KING: KingWeights = KingWeights {
+    weak_square: 4,
+    drop_square: 6,
+    open_line: 1,
+    defender: 3,
+    linear: 6,
+    quadratic: 14,
+    cap: 1600,
+    home_rank: 8,
+    side_file: 0,
+    outer_ring: 0,
+    safe_check: 0,
+};
+
+/// Yari shogi's own copy, so a fit can move it apart from shogi's.
+const YARI_KING: KingWeights = KingWeights {
     weak_square: 4,
     drop_square: 6,
     open_line: 1,
@@ -470,10 +497,7 @@ pub const VARIANTS: &[VariantWeights<'static>] = &[
     VariantWeights {
         variant: "yarishogi",
         pieces: YARISHOGI,
-        king: KingWeights {
-            open_line: 1,
-            ..SHOGI_KING
-        },
+        king: YARI_KING,
         tempo: 25,
         zone_control: 2,
         few_pieces: 0,
