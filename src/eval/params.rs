@@ -134,6 +134,21 @@ const SHOGI_KING: KingWeights = KingWeights {
     safe_check: 0,
 };
 
+/// Judkins shogi's own copy, so a fit can move it apart from shogi's.
+const JUDKINS_KING: KingWeights = KingWeights {
+    weak_square: 0,
+    drop_square: 0,
+    open_line: 1,
+    defender: 1,
+    linear: 6,
+    quadratic: 0,
+    cap: 1600,
+    home_rank: 64,
+    side_file: 55,
+    outer_ring: 0,
+    safe_check: 0,
+};
+
 /// Yari shogi's own copy, so a fit can move it apart from shogi's.
 const YARI_KING: KingWeights = KingWeights {
     weak_square: 0,
@@ -252,75 +267,117 @@ const SHOGI: &[PieceWeights] = &[
 ];
 
 /// Judkins shogi (6x6): shogi without the lance, majors a little weaker.
+/// Fitted (`tune --labels`) to Fairy-Stockfish depth-8 scores of 3.3k quiet
+/// positions from 460 judkins games.
 const JUDKINS: &[PieceWeights] = &[
     PieceWeights {
-        mobility: 4,
-        king_attack: 4,
-        hand_threat: 6,
-        ..w('R', false, 850, 950)
+        mobility: 10,
+        king_attack: 2,
+        in_zone: 149,
+        rank: [-167, -177, -130, -147, -154, 67, 0, 0, 0],
+        file: [6, -28, -102, 0, 0],
+        ..w('R', false, 797, 773)
     },
     PieceWeights {
-        mobility: 4,
+        mobility: 16,
         king_attack: 3,
-        hand_threat: 5,
-        ..w('B', false, 700, 780)
+        hand_threat: 1,
+        in_zone: -78,
+        defend: 39,
+        rank: [-126, -12, -4, -85, 134, -76, 0, 0, 0],
+        file: [-11, 10, -91, 0, 0],
+        ..w('B', false, 616, 597)
     },
     PieceWeights {
-        king_attack: 4,
-        hand_threat: 5,
-        defend: 6,
-        ..w('G', false, 560, 620)
-    },
-    PieceWeights {
-        advance: 6,
-        advance_cap: 3,
-        king_attack: 3,
-        hand_threat: 4,
-        defend: 4,
-        ..w('S', false, 500, 560)
-    },
-    PieceWeights {
-        advance: 6,
-        advance_cap: 3,
-        king_attack: 3,
+        king_attack: 16,
         hand_threat: 3,
-        ..w('N', false, 380, 440)
+        mobility: 26,
+        in_zone: -155,
+        rank: [-56, -62, -110, -202, -72, -268, 0, 0, 0],
+        file: [96, 50, -98, 0, 0],
+        ..w('G', false, 525, 474)
     },
     PieceWeights {
-        advance: 2,
+        advance: 6,
+        advance_cap: 3,
+        king_attack: 17,
+        defend: 119,
+        mobility: 12,
+        in_zone: -2,
+        rank: [-147, -100, -44, -54, -6, -363, 0, 0, 0],
+        file: [66, -54, -134, 0, 0],
+        ..w('S', false, 469, 455)
+    },
+    PieceWeights {
+        advance: 10,
+        advance_cap: 3,
+        king_attack: 3,
+        hand_threat: 1,
+        mobility: 22,
+        defend: 105,
+        rank: [-91, -146, -57, -172, 0, 0, 0, 0, 0],
+        file: [10, -36, -217, 0, 0],
+        ..w('N', false, 357, 251)
+    },
+    PieceWeights {
+        advance: -28,
         advance_cap: 4,
         king_attack: 1,
         hand_threat: 1,
-        ..w('P', false, 100, 120)
+        mobility: 81,
+        in_zone: -35,
+        defend: 66,
+        rank: [-496, 20, 88, 91, 59, 0, 0, 0, 0],
+        file: [-59, 114, 4, 0, 0],
+        ..w('P', false, 89, 149)
     },
     PieceWeights {
         king_attack: 0,
+        rank: [-8, 0, 2, -42, 29, 43, 0, 0, 0],
+        file: [-90, -18, -4, 0, 0],
         ..w('K', false, 0, 0)
     },
     PieceWeights {
-        mobility: 3,
-        king_attack: 5,
+        mobility: 7,
+        king_attack: 9,
+        in_zone: -12,
+        rank: [-227, -310, -370, -281, -244, -146, 0, 0, 0],
+        file: [-53, -73, -66, 0, 0],
         ..w('R', true, 1150, 0)
     },
     PieceWeights {
-        mobility: 3,
+        mobility: 5,
         king_attack: 4,
-        defend: 6,
+        defend: 9,
+        in_zone: -20,
+        rank: [-276, -162, -21, -159, -99, -292, 0, 0, 0],
+        file: [-45, -18, -55, 0, 0],
         ..w('B', true, 950, 0)
     },
     PieceWeights {
-        king_attack: 4,
-        defend: 3,
-        ..w('S', true, 560, 0)
+        king_attack: 18,
+        defend: 523,
+        mobility: 16,
+        in_zone: -98,
+        rank: [0, 0, -483, 39, -40, -405, 0, 0, 0],
+        file: [113, -202, -28, 0, 0],
+        ..w('S', true, 525, 0)
     },
     PieceWeights {
-        king_attack: 4,
-        defend: 3,
-        ..w('N', true, 560, 0)
+        king_attack: 6,
+        defend: 1,
+        mobility: 16,
+        in_zone: -55,
+        rank: [0, 0, -210, -64, -66, -245, 0, 0, 0],
+        file: [10, 116, -260, 0, 0],
+        ..w('N', true, 525, 0)
     },
     PieceWeights {
-        king_attack: 4,
-        defend: 3,
+        king_attack: 0,
+        defend: 488,
+        in_zone: 40,
+        rank: [0, 0, 0, -394, -275, -82, 0, 0, 0],
+        file: [-121, -46, -66, 0, 0],
         ..w('P', true, 560, 0)
     },
 ];
@@ -546,13 +603,13 @@ pub const VARIANTS: &[VariantWeights<'static>] = &[
     VariantWeights {
         variant: "judkins",
         pieces: JUDKINS,
-        king: SHOGI_KING,
-        tempo: 30,
-        zone_control: 3,
+        king: JUDKINS_KING,
+        tempo: 97,
+        zone_control: 1,
         few_pieces: 0,
         mop_up: 0,
-        hanging: 0,
-        pawn_threat: 0,
+        hanging: 93,
+        pawn_threat: 195,
     },
     VariantWeights {
         variant: "yarishogi",
