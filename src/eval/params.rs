@@ -137,14 +137,14 @@ const SHOGI_KING: KingWeights = KingWeights {
 /// Judkins shogi's own copy, so a fit can move it apart from shogi's.
 const JUDKINS_KING: KingWeights = KingWeights {
     weak_square: 0,
-    drop_square: 0,
+    drop_square: 6,
     open_line: 1,
     defender: 1,
     linear: 6,
     quadratic: 0,
     cap: 1600,
-    home_rank: 64,
-    side_file: 55,
+    home_rank: 69,
+    side_file: 52,
     outer_ring: 0,
     safe_check: 0,
 };
@@ -267,117 +267,117 @@ const SHOGI: &[PieceWeights] = &[
 ];
 
 /// Judkins shogi (6x6): shogi without the lance, majors a little weaker.
-/// Fitted (`tune --labels`) to Fairy-Stockfish depth-8 scores of 3.3k quiet
-/// positions from 460 judkins games.
+/// Fitted (`tune --labels`) to Fairy-Stockfish depth-8 scores of 7k quiet
+/// positions from 1,060 judkins games.
 const JUDKINS: &[PieceWeights] = &[
     PieceWeights {
-        mobility: 10,
+        mobility: 16,
         king_attack: 2,
-        in_zone: 149,
-        rank: [-167, -177, -130, -147, -154, 67, 0, 0, 0],
-        file: [6, -28, -102, 0, 0],
-        ..w('R', false, 797, 773)
+        in_zone: 176,
+        rank: [-187, -182, -216, -194, -174, -143, 0, 0, 0],
+        file: [-30, -40, -66, 0, 0],
+        ..w('R', false, 748, 725)
     },
     PieceWeights {
-        mobility: 16,
-        king_attack: 3,
+        mobility: 18,
+        king_attack: 1,
         hand_threat: 1,
-        in_zone: -78,
-        defend: 39,
-        rank: [-126, -12, -4, -85, 134, -76, 0, 0, 0],
-        file: [-11, 10, -91, 0, 0],
+        in_zone: -85,
+        defend: 11,
+        rank: [-165, -57, -60, -57, 33, 45, 0, 0, 0],
+        file: [-15, 0, -109, 0, 0],
         ..w('B', false, 616, 597)
     },
     PieceWeights {
-        king_attack: 16,
-        hand_threat: 3,
-        mobility: 26,
-        in_zone: -155,
-        rank: [-56, -62, -110, -202, -72, -268, 0, 0, 0],
-        file: [96, 50, -98, 0, 0],
+        king_attack: 20,
+        hand_threat: 1,
+        mobility: 24,
+        in_zone: -146,
+        defend: 69,
+        rank: [-188, -164, -123, -165, -60, -222, 0, 0, 0],
+        file: [55, 9, -97, 0, 0],
         ..w('G', false, 525, 474)
     },
     PieceWeights {
-        advance: 6,
+        advance: 2,
         advance_cap: 3,
-        king_attack: 17,
-        defend: 119,
-        mobility: 12,
-        in_zone: -2,
-        rank: [-147, -100, -44, -54, -6, -363, 0, 0, 0],
-        file: [66, -54, -134, 0, 0],
-        ..w('S', false, 469, 455)
+        king_attack: 9,
+        defend: 69,
+        mobility: 14,
+        in_zone: -8,
+        rank: [-122, -77, -63, -41, -106, -228, 0, 0, 0],
+        file: [35, -39, -168, 0, 0],
+        ..w('S', false, 469, 453)
     },
     PieceWeights {
-        advance: 10,
+        advance: 12,
         advance_cap: 3,
-        king_attack: 3,
+        king_attack: 7,
         hand_threat: 1,
-        mobility: 22,
-        defend: 105,
-        rank: [-91, -146, -57, -172, 0, 0, 0, 0, 0],
-        file: [10, -36, -217, 0, 0],
+        mobility: 16,
+        defend: 39,
+        rank: [-112, -141, -106, -204, 0, 0, 0, 0, 0],
+        file: [-26, -72, -120, 0, 0],
         ..w('N', false, 357, 251)
     },
     PieceWeights {
-        advance: -28,
         advance_cap: 4,
-        king_attack: 1,
-        hand_threat: 1,
-        mobility: 81,
-        in_zone: -35,
-        defend: 66,
-        rank: [-496, 20, 88, 91, 59, 0, 0, 0, 0],
-        file: [-59, 114, 4, 0, 0],
-        ..w('P', false, 89, 149)
+        king_attack: 19,
+        hand_threat: 3,
+        mobility: 21,
+        in_zone: -29,
+        defend: 36,
+        rank: [146, -14, 5, 48, 63, 0, 0, 0, 0],
+        file: [-45, -15, 2, 0, 0],
+        ..w('P', false, 84, 165)
     },
     PieceWeights {
         king_attack: 0,
-        rank: [-8, 0, 2, -42, 29, 43, 0, 0, 0],
-        file: [-90, -18, -4, 0, 0],
+        rank: [8, 6, 30, -40, -80, 31, 0, 0, 0],
+        file: [5, 38, -8, 0, 0],
         ..w('K', false, 0, 0)
     },
     PieceWeights {
         mobility: 7,
-        king_attack: 9,
-        in_zone: -12,
-        rank: [-227, -310, -370, -281, -244, -146, 0, 0, 0],
-        file: [-53, -73, -66, 0, 0],
+        king_attack: 5,
+        in_zone: -36,
+        rank: [-344, -308, -232, -315, -310, -249, 0, 0, 0],
+        file: [-29, -95, -96, 0, 0],
         ..w('R', true, 1150, 0)
     },
     PieceWeights {
         mobility: 5,
-        king_attack: 4,
-        defend: 9,
+        king_attack: 6,
+        defend: 75,
         in_zone: -20,
-        rank: [-276, -162, -21, -159, -99, -292, 0, 0, 0],
-        file: [-45, -18, -55, 0, 0],
+        rank: [-311, -206, -105, -121, -147, -224, 0, 0, 0],
+        file: [-5, -26, -66, 0, 0],
         ..w('B', true, 950, 0)
     },
     PieceWeights {
-        king_attack: 18,
-        defend: 523,
-        mobility: 16,
-        in_zone: -98,
-        rank: [0, 0, -483, 39, -40, -405, 0, 0, 0],
-        file: [113, -202, -28, 0, 0],
-        ..w('S', true, 525, 0)
+        king_attack: 2,
+        defend: 826,
+        mobility: 48,
+        in_zone: -277,
+        rank: [0, 0, -200, -116, -313, 182, 0, 0, 0],
+        file: [-32, 194, -260, 0, 0],
+        ..w('S', true, 493, 0)
     },
     PieceWeights {
-        king_attack: 6,
+        king_attack: 26,
         defend: 1,
         mobility: 16,
-        in_zone: -55,
-        rank: [0, 0, -210, -64, -66, -245, 0, 0, 0],
-        file: [10, 116, -260, 0, 0],
+        in_zone: -68,
+        rank: [0, 0, 148, -183, -195, -295, 0, 0, 0],
+        file: [120, -11, -231, 0, 0],
         ..w('N', true, 525, 0)
     },
     PieceWeights {
         king_attack: 0,
-        defend: 488,
-        in_zone: 40,
-        rank: [0, 0, 0, -394, -275, -82, 0, 0, 0],
-        file: [-121, -46, -66, 0, 0],
+        defend: 244,
+        in_zone: 36,
+        rank: [0, 0, 0, -232, -193, -275, 0, 0, 0],
+        file: [18, -83, -70, 0, 0],
         ..w('P', true, 560, 0)
     },
 ];
@@ -604,11 +604,11 @@ pub const VARIANTS: &[VariantWeights<'static>] = &[
         variant: "judkins",
         pieces: JUDKINS,
         king: JUDKINS_KING,
-        tempo: 97,
+        tempo: 109,
         zone_control: 1,
         few_pieces: 0,
         mop_up: 0,
-        hanging: 93,
+        hanging: 110,
         pawn_threat: 195,
     },
     VariantWeights {
