@@ -17,12 +17,18 @@ def label(*args: str) -> tuple[list, str]:
     return [json.loads(line) for line in proc.stdout.splitlines()], proc.stderr
 
 
-def test_every_sampled_position_is_labelled(run_match, tmp_path):
+def games(run_match, tmp_path, max_plies: int):
+    """Two stub-vs-stub judkins games: their records and the file holding them."""
     run = run_match("--variant", "judkins", "--engine", stub("--seed", "1"),
                     "--engine", stub("--seed", "2"), "--games", "2", "--depth", "1",
-                    "--max-plies", "40", "--seed", "3")
+                    "--max-plies", str(max_plies), "--seed", "3")
     records = tmp_path / "games.jsonl"
     records.write_text("".join(json.dumps(r) + "\n" for r in run.records))
+    return run, records
+
+
+def test_every_sampled_position_is_labelled(run_match, tmp_path):
+    run, records = games(run_match, tmp_path, 40)
     out, _ = label("--engine", stub(), "--depth", "1", "--skip", "4", "--every", "3",
                    "--concurrency", "2", str(records))
     expected = {(r["game"], n) for r in run.records for n in range(4, len(r["moves"]), 3)}
@@ -39,11 +45,7 @@ def test_every_sampled_position_is_labelled(run_match, tmp_path):
 
 
 def test_scores_beyond_the_limit_are_left_out(run_match, tmp_path):
-    run = run_match("--variant", "judkins", "--engine", stub("--seed", "1"),
-                    "--engine", stub("--seed", "2"), "--games", "2", "--depth", "1",
-                    "--max-plies", "20", "--seed", "3")
-    records = tmp_path / "games.jsonl"
-    records.write_text("".join(json.dumps(r) + "\n" for r in run.records))
+    _, records = games(run_match, tmp_path, 20)
     out, _ = label("--engine", stub(), "--depth", "1", "--max-score", "-1", str(records))
     assert out == []
 
