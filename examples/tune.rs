@@ -1,4 +1,5 @@
-//! Fits evaluation weights to game results (Texel's method).
+//! Fits evaluation weights to game results (Texel's method) or, with
+//! `--labels`, to search scores of positions (`scripts/label.py`).
 //!
 //! Reads match records (the JSON lines `scripts/match.py --records` writes),
 //! keeps quiet positions (side to move not in check, the move played from it
@@ -24,7 +25,7 @@ use kawari::variant::Variant;
 struct Sample {
     variant: usize,
     pos: Position<u128>,
-    result: f64,
+    target: f64,
 }
 
 /// An integer field of a flat JSON object.
@@ -116,7 +117,7 @@ fn load(path: &str, table: &str, skip: usize, labels: bool, out: &mut Vec<Sample
                 out.push(Sample {
                     variant: vi,
                     pos,
-                    result: score as f64,
+                    target: score as f64,
                 });
             }
             continue;
@@ -143,7 +144,7 @@ fn load(path: &str, table: &str, skip: usize, labels: bool, out: &mut Vec<Sample
                 out.push(Sample {
                     variant: vi,
                     pos: p,
-                    result,
+                    target: result,
                 });
             }
             pos.do_move(m);
@@ -261,8 +262,8 @@ fn loss(samples: &[Sample], w: &Owned, name: &str, k: f64, labels: Option<f64>) 
         .map(|s| {
             let e = evaluate_with(&tables[s.variant], &s.pos) as f64;
             let target = match labels {
-                Some(scale) => sigmoid(k * scale * s.result),
-                None => s.result,
+                Some(scale) => sigmoid(k * scale * s.target),
+                None => s.target,
             };
             let d = target - sigmoid(k * e);
             d * d

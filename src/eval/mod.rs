@@ -610,5 +610,19 @@ mod tests {
         // The edge-file pawns of both sides cancel.
         let start = Position::<u128>::startpos(v);
         assert_eq!(evaluate_with(&b, &start), evaluate_with(&a, &start));
+
+        // The file factor: Black's gold steps from file 6 (one file from the
+        // centre) to file 7 (two files).
+        let mut pieces = base.pieces.to_vec();
+        let gold = pieces.iter_mut().find(|p| p.letter == 'G').unwrap();
+        gold.file[2] += 11;
+        let gold_file = VariantWeights {
+            pieces: &pieces,
+            ..base
+        };
+        let c = EvalTables::from_weights(v, &gold_file);
+        let mut pos = Position::<u128>::startpos(v);
+        pos.do_move(crate::engine::parse_move(&pos, "6i7h").unwrap());
+        assert_eq!(evaluate_with(&c, &pos) - evaluate_with(&a, &pos), -11);
     }
 }
