@@ -7,9 +7,10 @@ use kawari::bench::POSITIONS;
 use kawari::core::BitWord;
 use kawari::eval::{evaluate_with, tables};
 use kawari::position::{MoveList, Position};
-use kawari::search::movegen::generate_captures;
 use kawari::search::see::see_ge;
-use kawari::search::{Limits, Search, SearchControl, SearchOptions, TranspositionTable};
+use kawari::search::{
+    generate_captures, Limits, Search, SearchOptions, Signals, TranspositionTable,
+};
 use kawari::variant::Variant;
 use kawari::width::Width;
 use kawari::with_width;
@@ -27,13 +28,13 @@ fn bench_variant<W: BitWord>(c: &mut Criterion, v: &'static Variant, sfen: &str)
             depth: Some(DEPTH),
             ..Limits::default()
         };
-        let ctl = SearchControl::default();
+        let ctl = Signals::default();
         let opts = SearchOptions::default();
         b.iter(|| {
             let mut p = pos.clone();
-            let mut search = Search::<W>::new();
-            let mut tt = TranspositionTable::new(4);
-            search.run(&mut p, &limits, &opts, &mut tt, &ctl, &mut |_| {});
+            let mut search = Search::new();
+            let tt = TranspositionTable::new(4);
+            search.run(&mut p, &limits, &opts, &tt, &ctl, &mut |_| {});
             black_box(search.nodes())
         })
     });

@@ -11,12 +11,11 @@ mod common;
 use kawari::core::BitWord;
 use kawari::position::{GameEnd, Move, Position};
 use kawari::search::{
-    BestMove, Info, Limits, Score, Search, SearchControl, SearchOptions, TranspositionTable,
+    BestMove, Info, Limits, Score, Search, SearchOptions, Signals, TranspositionTable,
 };
 use kawari::variant::Variant;
 use kawari::width::Width;
 use kawari::with_width;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// (variant, mate distance in plies, SFEN).
@@ -201,15 +200,13 @@ fn run_search<W: BitWord>(
     pos: &mut Position<W>,
     limits: &Limits,
     opts: &SearchOptions,
-    ctl: &SearchControl,
+    ctl: &Signals,
 ) -> Outcome {
-    let mut search = Search::<W>::new();
-    let mut tt = TranspositionTable::new(16);
+    let mut search = Search::new();
+    let tt = TranspositionTable::new(16);
     let mut infos = Vec::new();
     let start = Instant::now();
-    let best = search.run(pos, limits, opts, &mut tt, ctl, &mut |i| {
-        infos.push(i.clone())
-    });
+    let best = search.run(pos, limits, opts, &tt, ctl, &mut |i| infos.push(i.clone()));
     Outcome {
         best,
         last: infos.last().cloned(),
@@ -230,7 +227,7 @@ fn search_at(variant: &str, sfen: &str, moves: &[&str], d: u32, opts: &SearchOpt
     let v = Variant::by_name(variant).unwrap();
     with_width!(Width::for_variant(v), W => {
         let mut pos = setup::<W>(v, sfen, moves);
-        run_search(&mut pos, &depth(d), opts, &SearchControl::default())
+        run_search(&mut pos, &depth(d), opts, &Signals::default())
     })
 }
 
@@ -256,7 +253,7 @@ fn check_mating_move<W: BitWord>(v: &'static Variant, sfen: &str, n: i32, best: 
             &mut pos,
             &depth(n as u32 + 5),
             &SearchOptions::default(),
-            &SearchControl::default(),
+            &Signals::default(),
         );
         match o.score() {
             Score::Mate(k) => assert!(k < 0 && -k >= n - 1, "{sfen} after {}: {k}", m.to_usi(v)),
@@ -293,13 +290,13 @@ fn mate_scores_survive_the_hash_table() {
     let (name, n, sfen) = MATES[4];
     let v = Variant::by_name(name).unwrap();
     let mut pos = setup::<u128>(v, sfen, &[]);
-    let mut search = Search::<u128>::new();
-    let mut tt = TranspositionTable::new(16);
-    let ctl = SearchControl::default();
+    let mut search = Search::new();
+    let tt = TranspositionTable::new(16);
+    let ctl = Signals::default();
     let opts = SearchOptions::default();
     for d in [n as u32 + 2, n as u32 + 6] {
         let mut last = None;
-        search.run(&mut pos, &depth(d), &opts, &mut tt, &ctl, &mut |i| {
+        search.run(&mut pos, &depth(d), &opts, &tt, &ctl, &mut |i| {
             last = Some(i.score)
         });
         assert_eq!(last, Some(Score::Mate(n)));
@@ -498,8 +495,8 @@ fn multipv_reports_distinct_lines_best_first() {
 fn stop_returns_a_legal_move_at_once() {
     let v = Variant::by_name("shogi").unwrap();
     let mut pos = Position::<u128>::startpos(v);
-    let ctl = SearchControl::default();
-    ctl.stop.store(true, Ordering::Relaxed);
+    let ctl = Signals::default();
+    ctl.request_stop();
     let infinite = Limits {
         infinite: true,
         ..Limits::default()
@@ -512,11 +509,11 @@ fn stop_returns_a_legal_move_at_once() {
     assert!(o.elapsed < Duration::from_millis(200));
 
     // Stopped from another thread while searching without limit.
-    let ctl = SearchControl::default();
+    let ctl = Signals::default();
     let o = std::thread::scope(|s| {
         s.spawn(|| {
             std::thread::sleep(Duration::from_millis(150));
-            ctl.stop.store(true, Ordering::Relaxed);
+            ctl.request_stop();
         });
         run_search(&mut pos, &infinite, &SearchOptions::default(), &ctl)
     });
@@ -541,7 +538,7 @@ fn byoyomi_and_movetime_are_respected() {
         &mut pos,
         &byoyomi,
         &SearchOptions::default(),
-        &SearchControl::default(),
+        &Signals::default(),
     );
     assert!(o.elapsed < Duration::from_millis(1000), "{:?}", o.elapsed);
     assert!(
@@ -557,7 +554,7 @@ fn byoyomi_and_movetime_are_respected() {
         &mut pos,
         &movetime,
         &SearchOptions::default(),
-        &SearchControl::default(),
+        &Signals::default(),
     );
     assert!(o.elapsed < Duration::from_millis(300), "{:?}", o.elapsed);
     // Sudden death with little left: answer well inside it.
@@ -569,7 +566,7 @@ fn byoyomi_and_movetime_are_respected() {
         &mut pos,
         &sudden,
         &SearchOptions::default(),
-        &SearchControl::default(),
+        &Signals::default(),
     );
     assert!(o.elapsed < Duration::from_millis(400), "{:?}", o.elapsed);
 }
@@ -591,14 +588,14 @@ fn a_single_legal_move_is_played_quickly() {
         &mut pos2,
         &clock,
         &SearchOptions::default(),
-        &SearchControl::default(),
+        &Signals::default(),
     );
     assert!(o.elapsed < Duration::from_millis(100), "{:?}", o.elapsed);
     let _ = run_search(
         &mut pos,
         &depth(3),
         &SearchOptions::default(),
-        &SearchControl::default(),
+        &Signals::default(),
     );
 }
 
@@ -612,12 +609,11 @@ fn ponder_ignores_the_clock_until_ponderhit() {
         ponder: true,
         ..Limits::default()
     };
-    let ctl = SearchControl::default();
-    ctl.pondering.store(true, Ordering::Relaxed);
+    let ctl = Signals::new(true);
     let o = std::thread::scope(|s| {
         s.spawn(|| {
             std::thread::sleep(Duration::from_millis(500));
-            ctl.pondering.store(false, Ordering::Relaxed);
+            ctl.ponderhit(None);
         });
         run_search(&mut pos, &limits, &SearchOptions::default(), &ctl)
     });
@@ -644,9 +640,9 @@ fn play<W: BitWord>(
     for &m in opening {
         pos.do_move(m);
     }
-    let mut searchers = [Search::<W>::new(), Search::<W>::new()];
-    let mut tts = [TranspositionTable::new(4), TranspositionTable::new(4)];
-    let ctl = SearchControl::default();
+    let mut searchers = [Search::new(), Search::new()];
+    let tts = [TranspositionTable::new(4), TranspositionTable::new(4)];
+    let ctl = Signals::default();
     let opts = SearchOptions::default();
     let deep_color = if first_black { 0 } else { 1 };
     for _ in 0..300 {
@@ -664,7 +660,7 @@ fn play<W: BitWord>(
             };
         }
         let d = if us == deep_color { deep } else { shallow };
-        let r = searchers[us].run(&mut pos, &depth(d), &opts, &mut tts[us], &ctl, &mut |_| {});
+        let r = searchers[us].run(&mut pos, &depth(d), &opts, &tts[us], &ctl, &mut |_| {});
         match r {
             BestMove::Move(m, _) => {
                 assert!(pos.is_legal_slow(m));
@@ -715,4 +711,19 @@ fn bench_is_deterministic() {
         assert_eq!(a, b, "{name} {sfen}");
         assert!(a > 0);
     }
+}
+
+/// The bench's node count with its defaults is the pinned signature: a change
+/// to the search's behaviour must update `kawari::bench::SIGNATURE` on purpose.
+#[test]
+fn bench_signature_is_pinned() {
+    let depth = kawari::engine::BENCH_DEFAULTS.depth;
+    let total: u64 = kawari::bench::POSITIONS
+        .iter()
+        .map(|&(name, sfen)| {
+            let v = Variant::by_name(name).unwrap();
+            kawari::bench::bench_position(v, sfen, depth).unwrap()
+        })
+        .sum();
+    assert_eq!(total, kawari::bench::SIGNATURE);
 }

@@ -9,7 +9,7 @@ mod common;
 
 use kawari::core::BitWord;
 use kawari::position::{GameEnd, Position};
-use kawari::search::{BestMove, Limits, Search, SearchControl, SearchOptions, TranspositionTable};
+use kawari::search::{BestMove, Limits, Search, SearchOptions, Signals, TranspositionTable};
 use kawari::variant::Variant;
 use kawari::width::Width;
 use kawari::with_width;
@@ -65,9 +65,9 @@ fn play<W: BitWord>(
         }
         pos.do_move(moves[rng.gen_range(0..moves.len())]);
     }
-    let mut searchers = [Search::<W>::new(), Search::<W>::new()];
-    let mut tts = [TranspositionTable::new(2), TranspositionTable::new(2)];
-    let ctl = SearchControl::default();
+    let mut searchers = [Search::new(), Search::new()];
+    let tts = [TranspositionTable::new(2), TranspositionTable::new(2)];
+    let ctl = Signals::default();
     let opts = SearchOptions {
         multipv: if rng.gen_bool(0.1) { 2 } else { 1 },
         ..SearchOptions::default()
@@ -86,7 +86,7 @@ fn play<W: BitWord>(
             &mut pos,
             &budgets[us.index()].limits(),
             &opts,
-            &mut tts[us.index()],
+            &tts[us.index()],
             &ctl,
             &mut |_| {},
         );
@@ -198,9 +198,9 @@ fn clock_game<W: BitWord>(
     max_plies: usize,
 ) {
     let mut pos = Position::<W>::startpos(v);
-    let mut searchers = [Search::<W>::new(), Search::<W>::new()];
-    let mut tts = [TranspositionTable::new(4), TranspositionTable::new(4)];
-    let ctl = SearchControl::default();
+    let mut searchers = [Search::new(), Search::new()];
+    let tts = [TranspositionTable::new(4), TranspositionTable::new(4)];
+    let ctl = Signals::default();
     let opts = SearchOptions {
         move_overhead: 20,
         ..SearchOptions::default()
@@ -218,7 +218,7 @@ fn clock_game<W: BitWord>(
             ..Limits::default()
         };
         let start = Instant::now();
-        let r = searchers[us].run(&mut pos, &limits, &opts, &mut tts[us], &ctl, &mut |_| {});
+        let r = searchers[us].run(&mut pos, &limits, &opts, &tts[us], &ctl, &mut |_| {});
         let spent = start.elapsed().as_millis() as i64;
         // Wall time includes waiting for a CPU when other tests run alongside;
         // allow for that much scheduling delay.

@@ -39,7 +39,7 @@ fn legal_moves_w<W: BitWord>(
         None => Position::<W>::startpos(v),
     };
     for m in moves {
-        let mv = kawari::engine::parse_move(&pos, m).unwrap();
+        let mv = pos.parse_move(m).unwrap();
         pos.do_move(mv);
     }
     pos.legal_moves().iter().map(|m| m.to_usi(v)).collect()
@@ -54,7 +54,7 @@ fn sfen_after(variant: &str, sfen: Option<&str>, moves: &[&str]) -> String {
             None => Position::<W>::startpos(v),
         };
         for m in moves {
-            let mv = kawari::engine::parse_move(&pos, m).unwrap();
+            let mv = pos.parse_move(m).unwrap();
             pos.do_move(mv);
         }
         pos.to_sfen()
@@ -109,10 +109,10 @@ fn handshake_lists_every_option() {
     assert!(lines[1].starts_with("id author "));
     for name in [
         "USI_Variant type combo default shogi var shogi var judkins var yarishogi var heian var heian9x8 var heian8x9 var heian8x8",
-        "USI_Hash type spin default 64 min 1",
+        "USI_Hash type spin default 64 min 1 max 65536",
         "USI_Ponder type check",
         "MultiPV type spin default 1 min 1",
-        "Threads type spin default 1 min 1 max 1",
+        "Threads type spin default 1 min 1 max 1024",
         "MaxMovesToDraw type spin default 0 min 0 max",
         "NetworkDelay type spin",
         "EnteringKingRule type combo default CSARule27 var NoEnteringKing var CSARule27",
@@ -153,6 +153,8 @@ fn every_option_is_accepted() {
         "setoption name USI_Ponder value false",
         "setoption name MultiPV value 3",
         "setoption name USI_MultiPV value 1",
+        "setoption name Threads value 1",
+        "setoption name Threads value 4",
         "setoption name Threads value 1",
         "setoption name MaxMovesToDraw value 320",
         "setoption name MaxMovesToDraw value 0",
@@ -292,7 +294,8 @@ fn bad_input_is_answered_and_changes_nothing() {
         "setoption name USI_Hash",
         "setoption name USI_Ponder value maybe",
         "setoption name MultiPV value 0",
-        "setoption name Threads value 8",
+        "setoption name Threads value 1025",
+        "setoption name Threads value 0",
         "setoption name MaxMovesToDraw value -1",
         "setoption name EnteringKingRule value TryRule",
         "position",
@@ -730,9 +733,41 @@ fn debug_commands() {
 fn bench_keeps_the_session_alive() {
     let _t = timing();
     let mut e = UsiProcess::start();
-    e.send("bench");
+    // The bench runs on the pool: the session answers while it runs, and
+    // `stop` ends it.
+    e.send("bench 16 1 20");
     e.send("isready");
-    e.until(Duration::from_secs(300), |l| l == "readyok");
+    let (lines, _) = e.until(SECS5, |l| l == "readyok");
+    assert!(
+        lines.iter().all(|l| l.starts_with("info string ")),
+        "{lines:?}"
+    );
+    e.send("go depth 1");
+    let (_, l) = e.until(SECS5, |l| l.starts_with("info string error"));
+    assert!(l.contains("running"), "{l}");
+    e.send("stop");
+    e.until(SECS5, |l| l == "info string bench stopped");
+    // The defaults give the pinned signature, as info strings.
+    e.send("bench");
+    let (lines, l) = e.until(Duration::from_secs(300), |l| {
+        l.starts_with("info string Bench: ")
+    });
+    assert_eq!(
+        l,
+        format!("info string Bench: {}", kawari::bench::SIGNATURE),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().all(|l| l.starts_with("info string ")),
+        "{lines:?}"
+    );
+    // Two threads: a result, not a pinned one; the session's Threads stays.
+    e.send("bench 8 2 5");
+    e.until(Duration::from_secs(300), |l| {
+        l.starts_with("info string Bench: ")
+    });
+    e.send("isready");
+    e.until(SECS5, |l| l == "readyok");
     e.quit();
 }
 

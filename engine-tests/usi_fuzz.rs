@@ -87,6 +87,8 @@ const OPTION_NAMES: &[&str] = &[
 struct Gen {
     rng: StdRng,
     sfens: Vec<String>,
+    /// `Threads` values to send (the valid ones keep the session's count).
+    threads: &'static [&'static str],
 }
 
 impl Gen {
@@ -228,6 +230,9 @@ impl Gen {
                 .choose(&mut self.rng)
                 .unwrap()
                 .to_string(),
+            // Few threads: every search starts them all on a two-core machine;
+            // many threads are the stress test's.
+            "Threads" => self.threads.choose(&mut self.rng).unwrap().to_string(),
             "EnteringKingRule" => ["NoEnteringKing", "CSARule27", "TryRule", ""]
                 .choose(&mut self.rng)
                 .unwrap()
@@ -308,8 +313,30 @@ impl Gen {
 
 #[test]
 fn random_lines_never_break_the_engine() {
+    fuzz(
+        0x6b61_7761_7269,
+        1,
+        &["1", "2", "0", "-1", "1025", "x"],
+        LINES,
+    );
+}
+
+/// The same with four search threads: stop, ponderhit, option changes and
+/// new games meet a pool of helpers.
+#[test]
+fn random_lines_never_break_four_threads() {
+    fuzz(
+        0x7468_7265_6164,
+        4,
+        &["4", "0", "-1", "1025", "x"],
+        LINES / 2,
+    );
+}
+
+fn fuzz(seed: u64, threads: usize, thread_values: &'static [&'static str], lines: usize) {
     let mut g = Gen {
-        rng: StdRng::seed_from_u64(0x6b61_7761_7269),
+        threads: thread_values,
+        rng: StdRng::seed_from_u64(seed),
         sfens: Variant::all()
             .iter()
             .map(|v| v.def.start_sfen.to_string())
@@ -322,11 +349,12 @@ fn random_lines_never_break_the_engine() {
     };
     let mut e = UsiProcess::start();
     e.send("setoption name USI_Hash value 1");
+    e.send(&format!("setoption name Threads value {threads}"));
     let start = Instant::now();
     let mut sent = 0;
     let mut batch: Vec<u8> = Vec::new();
     let (mut bestmoves, mut errors, mut other) = (0usize, 0usize, 0usize);
-    while sent < LINES {
+    while sent < lines {
         let (line, is_go) = g.line();
         batch.extend_from_slice(&line);
         if is_go {
@@ -366,9 +394,12 @@ fn random_lines_never_break_the_engine() {
     e.sync();
     e.quit();
     eprintln!(
-        "{LINES} lines in {:?}: {bestmoves} bestmoves, {errors} errors, {other} other lines",
+        "{lines} lines in {:?}: {bestmoves} bestmoves, {errors} errors, {other} other lines",
         start.elapsed()
     );
     // The input reached the search and the error paths both, often.
-    assert!(bestmoves > 1000 && errors > 10_000, "{bestmoves} {errors}");
+    assert!(
+        bestmoves > lines / 120 && errors > lines / 12,
+        "{bestmoves} {errors}"
+    );
 }

@@ -13,7 +13,6 @@
 //! Every record whose variant uses the chosen table (all four Heian sizes share
 //! one) is used.
 
-use kawari::engine::parse_move;
 use kawari::eval::params::{self, KingWeights, PieceWeights, VariantWeights};
 use kawari::eval::{evaluate_with, EvalTables};
 use kawari::position::Position;
@@ -100,7 +99,7 @@ fn load(path: &str, table: &str, skip: usize, labels: bool, out: &mut Vec<Sample
             let Some(score) = int_field(line, "score") else {
                 continue;
             };
-            if ms.iter().any(|s| match parse_move(&pos, s) {
+            if ms.iter().any(|s| match pos.parse_move(s) {
                 Ok(m) => {
                     pos.do_move(m);
                     false
@@ -110,7 +109,7 @@ fn load(path: &str, table: &str, skip: usize, labels: bool, out: &mut Vec<Sample
                 continue;
             }
             let tactical = field(line, "bestmove")
-                .and_then(|b| parse_move(&pos, b).ok())
+                .and_then(|b| pos.parse_move(b).ok())
                 .is_some_and(|m| m.is_promotion() || pos.piece_at(m.to()).is_some());
             if !tactical && !pos.in_check() {
                 pos.clear_history();
@@ -129,7 +128,7 @@ fn load(path: &str, table: &str, skip: usize, labels: bool, out: &mut Vec<Sample
             _ => continue,
         };
         for (i, s) in ms.iter().enumerate() {
-            let Ok(m) = parse_move(&pos, s) else {
+            let Ok(m) = pos.parse_move(s) else {
                 break;
             };
             let quiet = !m.is_promotion() && !pos.piece_at(m.to()).is_some();

@@ -1,20 +1,20 @@
-//! `bench`: fixed-depth searches over fixed positions of every variant, one
-//! thread, a fresh hash table and fresh heuristics per position. The total node
-//! count is the engine's behaviour signature (a commit that changes it says its
-//! new `Bench: <n>`); the last line is `<nodes> nodes <nps> nps`.
+//! The `bench` positions: fixed-depth searches over them, one thread, a fresh
+//! hash table and fresh heuristics per position, give the node count that is
+//! the engine's behaviour signature (a commit that changes it says its new
+//! `Bench: <n>`; `SIGNATURE` holds the current one). The `bench` job itself
+//! runs on the engine's pool (`engine::jobs`).
 
 use crate::core::BitWord;
+use crate::engine::BENCH_DEFAULTS;
 use crate::position::Position;
-use crate::search::{Limits, Search, SearchControl, SearchOptions, TranspositionTable};
+use crate::search::{Limits, Search, SearchOptions, Signals, TranspositionTable};
 use crate::variant::Variant;
 use crate::width::Width;
 use crate::with_width;
-use std::time::Instant;
 
-/// Default search depth of the bench.
-pub const DEFAULT_DEPTH: u32 = 9;
-/// Hash table size of the bench, in MB.
-pub const HASH_MB: usize = 16;
+/// The node count of `bench` with its defaults (one thread): a change to the
+/// search's behaviour changes it, and must update it on purpose.
+pub const SIGNATURE: u64 = 1_249_087;
 
 /// The bench positions: (variant, SFEN). Openings, middlegames with pieces in
 /// hand, endgames.
@@ -159,19 +159,6 @@ pub const POSITIONS: &[(&str, &str)] = &[
     ),
 ];
 
-/// Parses `[depth]`.
-fn parse_depth(args: &[String]) -> Result<u32, String> {
-    match args {
-        [] => Ok(DEFAULT_DEPTH),
-        [d] => d
-            .parse::<u32>()
-            .ok()
-            .filter(|&d| (1..=64).contains(&d))
-            .ok_or_else(|| format!("bad depth '{d}' (expected 1..64)")),
-        _ => Err("usage: bench [depth]".into()),
-    }
-}
-
 /// Nodes of one fixed-depth search of `sfen` with fresh tables.
 pub fn bench_position(variant: &'static Variant, sfen: &str, depth: u32) -> Result<u64, String> {
     let width = Width::for_variant(variant);
@@ -180,38 +167,16 @@ pub fn bench_position(variant: &'static Variant, sfen: &str, depth: u32) -> Resu
 
 fn bench_one<W: BitWord>(variant: &'static Variant, sfen: &str, depth: u32) -> Result<u64, String> {
     let mut pos = Position::<W>::from_sfen(variant, sfen).map_err(|e| format!("{sfen}: {e}"))?;
-    let mut search = Search::<W>::new();
-    let mut tt = TranspositionTable::new(HASH_MB);
+    let mut search = Search::new();
+    let tt = TranspositionTable::new(BENCH_DEFAULTS.hash_mb);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    let ctl = SearchControl::default();
+    let signals = Signals::default();
     let opts = SearchOptions::default();
-    search.run(&mut pos, &limits, &opts, &mut tt, &ctl, &mut |_| {});
+    search.run(&mut pos, &limits, &opts, &tt, &signals, &mut |_| {});
     Ok(search.nodes())
-}
-
-/// Runs the bench and prints to stdout; `args` as given after `bench`.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let depth = parse_depth(args)?;
-    let start = Instant::now();
-    let mut total = 0u64;
-    for (i, &(name, sfen)) in POSITIONS.iter().enumerate() {
-        let v = Variant::by_name(name).ok_or_else(|| format!("unknown variant '{name}'"))?;
-        let nodes = bench_position(v, sfen, depth)?;
-        println!(
-            "Position {}/{} ({}): {}",
-            i + 1,
-            POSITIONS.len(),
-            name,
-            nodes
-        );
-        total += nodes;
-    }
-    let secs = start.elapsed().as_secs_f64().max(1e-6);
-    println!("{} nodes {} nps", total, (total as f64 / secs) as u64);
-    Ok(())
 }
 
 #[cfg(test)]
@@ -236,9 +201,25 @@ mod tests {
     }
 
     #[test]
-    fn depth_argument() {
-        assert_eq!(parse_depth(&[]), Ok(DEFAULT_DEPTH));
-        assert_eq!(parse_depth(&["5".to_string()]), Ok(5));
-        assert!(parse_depth(&["x".to_string()]).is_err());
+    fn arguments_follow_stockfish() {
+        use crate::engine::BenchArgs;
+        let a = |v: &[&str]| {
+            let v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
+            BenchArgs::parse(&v, 1024, 65536)
+        };
+        assert_eq!(a(&[]), Ok(BENCH_DEFAULTS));
+        let got = a(&["32", "2", "5"]).unwrap();
+        assert_eq!((got.hash_mb, got.threads, got.depth), (32, 2, 5));
+        assert_eq!(a(&["8"]).unwrap().depth, BENCH_DEFAULTS.depth);
+        for bad in [
+            &["x"][..],
+            &["0"],
+            &["16", "0"],
+            &["16", "2000"],
+            &["16", "1", "65"],
+            &["1", "1", "1", "1"],
+        ] {
+            assert!(a(bad).is_err(), "{bad:?}");
+        }
     }
 }

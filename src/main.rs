@@ -17,12 +17,14 @@ kawari - a USI engine for shogi variants
 USAGE:
     kawari                      start the USI engine (reads commands on stdin)
     kawari perft [OPTIONS]      count legal move sequences
-    kawari bench [OPTIONS]      fixed-depth search benchmark (node-count signature)
+    kawari bench [hash] [threads] [depth]
+                                fixed-depth search benchmark over every variant
+                                (defaults 16 MB, 1 thread, depth 9; with one
+                                thread the node count is the engine's signature)
     kawari --help               this text
 
 PERFT OPTIONS:
-    --variant <name>    shogi (default), judkins, yarishogi, heian, heian9x8,
-                        heian8x9, heian8x8
+    --variant <name>    {variants} (default {default})
     --sfen <sfen>       start from this position (default: the variant's start)
     --depth <n>         depth in plies (required)
     --divide            print the count below each root move
@@ -42,7 +44,12 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("-h") | Some("--help") | Some("help") => {
-            print!("{HELP}");
+            let names: Vec<&str> = Variant::all().iter().map(|v| v.name()).collect();
+            print!(
+                "{}",
+                HELP.replace("{variants}", &names.join(", "))
+                    .replace("{default}", Variant::default_variant().name())
+            );
             ExitCode::SUCCESS
         }
         Some("perft") => match run_perft(&args[1..]) {
@@ -52,7 +59,7 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Some("bench") => match kawari::bench::run(&args[1..]) {
+        Some("bench") => match run_bench(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("kawari bench: {e}");
@@ -64,6 +71,26 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `kawari bench`: the engine's bench job, its lines on stdout.
+fn run_bench(args: &[String]) -> Result<(), String> {
+    use kawari::engine::{Engine, Report, Sink};
+    use std::sync::{Arc, Mutex};
+    let failed = Arc::new(Mutex::new(None));
+    let f = failed.clone();
+    let sink: Sink = Arc::new(move |r| match r {
+        Report::Bench(line) => {
+            let _ = writeln!(std::io::stdout().lock(), "{line}");
+        }
+        Report::Error(e) => *f.lock().unwrap_or_else(|p| p.into_inner()) = Some(e),
+        _ => {}
+    });
+    let mut engine = Engine::new(sink);
+    engine.bench(args).map_err(|e| e.to_string())?;
+    engine.wait();
+    let err = failed.lock().unwrap_or_else(|p| p.into_inner()).take();
+    err.map_or(Ok(()), Err)
 }
 
 fn run_perft(args: &[String]) -> Result<(), String> {

@@ -22,6 +22,29 @@ pub fn perft<W: BitWord>(pos: &mut Position<W>, depth: u32) -> u64 {
     }
 }
 
+/// Perft that gives up (`None`) once `stopped()` says so; it asks between
+/// subtrees of depth 4 and more, so a stop is seen within a depth-3 count.
+pub fn perft_until<W: BitWord>(
+    pos: &mut Position<W>,
+    depth: u32,
+    stopped: &dyn Fn() -> bool,
+) -> Option<u64> {
+    if depth <= 3 {
+        return Some(perft(pos, depth));
+    }
+    if stopped() {
+        return None;
+    }
+    let mut n = 0;
+    for m in pos.legal_moves() {
+        pos.do_move(m);
+        let sub = perft_until(pos, depth - 1, stopped);
+        pos.undo_move();
+        n += sub?;
+    }
+    Some(n)
+}
+
 /// Perft split by root move: `(move, count)` for each legal move.
 pub fn divide<W: BitWord>(pos: &mut Position<W>, depth: u32) -> Vec<(Move, u64)> {
     let moves = pos.legal_moves();

@@ -605,7 +605,7 @@ mod tests {
         // Black has pushed the pawn of file 9 (an edge file) to rank 3 from
         // its back rank; White to move.
         let mut pos = Position::<u128>::startpos(v);
-        pos.do_move(crate::engine::parse_move(&pos, "9g9f").unwrap());
+        pos.do_move(pos.parse_move("9g9f").unwrap());
         assert_eq!(evaluate_with(&b, &pos) - evaluate_with(&a, &pos), -40);
         // The edge-file pawns of both sides cancel.
         let start = Position::<u128>::startpos(v);
@@ -622,7 +622,7 @@ mod tests {
         };
         let c = EvalTables::from_weights(v, &gold_file);
         let mut pos = Position::<u128>::startpos(v);
-        pos.do_move(crate::engine::parse_move(&pos, "6i7h").unwrap());
+        pos.do_move(pos.parse_move("6i7h").unwrap());
         assert_eq!(evaluate_with(&c, &pos) - evaluate_with(&a, &pos), -11);
     }
 }

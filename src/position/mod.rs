@@ -1,7 +1,9 @@
 //! `Position<W>`: board, hands, side to move, incremental Zobrist hash, the
 //! move history for repetition, make/unmake, attack queries.
 
+mod display;
 mod hand;
+mod legality;
 mod movegen;
 mod moves;
 mod piece;
@@ -10,7 +12,7 @@ mod sfen;
 
 pub use hand::Hand;
 pub use movegen::{MoveList, MAX_MOVES};
-pub use moves::Move;
+pub use moves::{Move, MoveError};
 pub use piece::Piece;
 pub use rules::{GameEnd, Repetition};
 pub use sfen::SfenError;

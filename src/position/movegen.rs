@@ -132,11 +132,6 @@ impl<W: BitWord> Position<W> {
         e.0
     }
 
-    /// Whether `m` is legal here (for moves from hash tables or user input).
-    pub fn is_legal(&self, m: Move) -> bool {
-        !m.is_none() && self.legal_moves().contains(&m)
-    }
-
     fn generate<S: MoveSink<W>>(&self, sink: &mut S) {
         let t = self.t;
         let v = t.variant;

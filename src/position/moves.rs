@@ -93,4 +93,53 @@ impl Move {
             )
         }
     }
+
+    /// Reads USI notation (`7g7f`, `2b3c+`, `P*5e`) for `v`'s board. Only the
+    /// syntax is checked (and that a dropped letter names a piece of `v`); see
+    /// `Position::parse_move` for legality.
+    pub fn from_usi(v: &Variant, s: &str) -> Result<Move, MoveError> {
+        let g = v.geometry();
+        if let Some((piece, sq)) = s.split_once('*') {
+            let mut letters = piece.chars();
+            let (Some(letter), None) = (letters.next(), letters.next()) else {
+                return Err(MoveError::Malformed);
+            };
+            if !letter.is_ascii_uppercase() {
+                return Err(MoveError::Malformed);
+            }
+            let to = g.parse(sq).ok_or(MoveError::Malformed)?;
+            let kind = v.kind_by_letter(letter, false).ok_or(MoveError::Illegal)?;
+            return Ok(Move::drop(kind, to));
+        }
+        let (body, promote) = match s.strip_suffix('+') {
+            Some(b) => (b, true),
+            None => (s, false),
+        };
+        let split = body
+            .char_indices()
+            .find(|(_, c)| c.is_ascii_lowercase())
+            .map(|(i, c)| i + c.len_utf8())
+            .ok_or(MoveError::Malformed)?;
+        let from = g.parse(&body[..split]).ok_or(MoveError::Malformed)?;
+        let to = g.parse(&body[split..]).ok_or(MoveError::Malformed)?;
+        Ok(Move::normal(from, to, promote))
+    }
+}
+
+/// Why a USI move string was rejected.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// Not USI move syntax for this board.
+    Malformed,
+    /// Well formed, but not a legal move here.
+    Illegal,
+}
+
+impl std::fmt::Display for MoveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveError::Malformed => write!(f, "malformed"),
+            MoveError::Illegal => write!(f, "illegal"),
+        }
+    }
 }

@@ -7,30 +7,15 @@
 //! and MaxMovesToDraw.
 
 use super::history::{self, piece_slot};
-use super::movegen::{discoverers, generate_captures, gives_check, is_legal};
 use super::params::*;
 use super::see::{captured_value, see_ge};
-use super::{Bound, Ctx, Search, NO_EVAL};
+use super::tt::TtHit;
+use super::worker::{Ctx, Worker, NO_EVAL};
+use super::Bound;
 use crate::core::BitWord;
 use crate::eval::evaluate_with;
 use crate::position::{Move, Position, Repetition};
 use arrayvec::ArrayVec;
-
-/// Move picker stages.
-const STAGE_TT: u8 = 0;
-const STAGE_GENERATE: u8 = 1;
-const STAGE_PICK: u8 = 2;
-const STAGE_QUIESCENCE: u8 = 3;
-
-/// Ordering score bands.
-const SCORE_TT: i32 = 1 << 30;
-const SCORE_GOOD_TACTICAL: i32 = 1 << 28;
-const SCORE_KILLER: i32 = 1 << 27;
-const SCORE_COUNTER: i32 = SCORE_KILLER - 2;
-const SCORE_BAD_TACTICAL: i32 = -(1 << 28);
-
-/// Picks after which the rest of the list is sorted once instead of selected.
-const SELECT_PICKS: usize = 3;
 
 /// A mate score made relative to the node for storing.
 #[inline]
@@ -56,21 +41,62 @@ fn value_from_tt(v: i32, ply: usize) -> i32 {
     }
 }
 
-#[inline(always)]
-fn pack(score: i32, m: Move) -> i64 {
-    ((score as i64) << 16) | m.raw() as i64
+/// Whether a stored result settles the node: deep enough, and its bound on the
+/// right side of the window.
+#[inline]
+fn tt_cuts(hit: &TtHit, value: i32, depth: i32, alpha: i32, beta: i32) -> bool {
+    hit.depth >= depth
+        && match hit.bound {
+            Bound::Exact => true,
+            Bound::Lower => value >= beta,
+            Bound::Upper => value <= alpha,
+            Bound::None => false,
+        }
 }
 
-#[inline(always)]
-fn unpack(x: i64) -> Move {
-    Move::from_raw((x & 0xffff) as u16)
+/// The static evaluation from the table's copy if there is one, and that
+/// evaluation corrected by the stored value where its bound allows:
+/// `(raw, corrected)`.
+#[inline]
+fn static_eval<W: BitWord>(
+    w: &Worker,
+    pos: &Position<W>,
+    hit: Option<TtHit>,
+    tt_value: i32,
+) -> (i32, i32) {
+    let raw = match hit {
+        Some(h) if h.eval != NO_EVAL && h.eval.abs() < MATE_BOUND => h.eval,
+        _ => evaluate_with(w.et, pos),
+    };
+    let mut e = raw;
+    if let Some(h) = hit {
+        if tt_value.abs() < MATE_BOUND
+            && ((h.bound == Bound::Lower && tt_value > e)
+                || (h.bound == Bound::Upper && tt_value < e))
+        {
+            e = tt_value;
+        }
+    }
+    (raw, e)
 }
 
-impl<W: BitWord> Search<W> {
+/// The bound a node's result is, from its best score and window.
+#[inline]
+fn result_bound(best: i32, beta: i32, pv_node: bool, best_move: Move) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if pv_node && !best_move.is_none() {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
+impl Worker {
     /// The score the game rules give this (non-root) node, if they end the game
     /// or the line here.
     #[inline]
-    fn rule_score(&self, cx: &Ctx, pos: &Position<W>, ply: usize) -> Option<i32> {
+    fn rule_score<W: BitWord>(&self, cx: &Ctx, pos: &Position<W>, ply: usize) -> Option<i32> {
         if pos.bare_king_loss() {
             return Some(-MATE + ply as i32);
         }
@@ -88,12 +114,12 @@ impl<W: BitWord> Search<W> {
             Repetition::Win => return Some(RULE_WIN - ply as i32),
             Repetition::Loss => return Some(-RULE_WIN + ply as i32),
         }
-        let max = cx.opts.max_moves_to_draw;
+        let max = cx.shared.opts.max_moves_to_draw;
         if max > 0 && pos.game_ply() >= max && (!pos.in_check() || pos.has_legal_move()) {
             // The move limit draws, unless the last move mated.
             return Some(DRAW);
         }
-        if cx.opts.declaration && pos.can_declare() {
+        if cx.shared.opts.declaration && pos.can_declare() {
             return Some(MATE - ply as i32);
         }
         None
@@ -116,133 +142,9 @@ impl<W: BitWord> Search<W> {
         false
     }
 
-    /// Ordering score of a move (not the hash move).
-    #[inline]
-    pub(super) fn score_move(&self, pos: &Position<W>, ply: usize, m: Move, counter: Move) -> i32 {
-        let et = self.et;
-        let victim = captured_value(pos, et, m);
-        if victim > 0 || m.is_promotion() {
-            let mover = if m.is_drop() {
-                m.drop_kind()
-            } else {
-                pos.piece_at(m.from()).kind()
-            };
-            let mut gain = victim;
-            if m.is_promotion() {
-                gain += et.promotion_gain[mover.index()];
-            }
-            let order = gain * 8 - et.exchange[mover.index()] / 64;
-            return if see_ge(pos, et, m, 0) {
-                SCORE_GOOD_TACTICAL + order
-            } else {
-                SCORE_BAD_TACTICAL + order
-            };
-        }
-        let f = &self.frames[ply];
-        if m == f.killers[0] {
-            SCORE_KILLER
-        } else if m == f.killers[1] {
-            SCORE_KILLER - 1
-        } else if m == counter {
-            SCORE_COUNTER
-        } else {
-            self.history.get(piece_slot(pos, m), m)
-        }
-    }
-
-    /// Prepares the picker of `ply`.
-    #[inline]
-    fn start_moves(&mut self, ply: usize, tt_move: Move, depth: i32) {
-        let f = &mut self.frames[ply];
-        f.tt_move = tt_move;
-        f.sort_limit = SORT_LIMIT_PER_PLY * depth;
-        f.stage = STAGE_TT;
-        f.cursor = 0;
-        f.len = 0;
-        f.sorted = false;
-    }
-
-    /// The next move of the picker of `ply`, best first.
-    fn next_move(&mut self, pos: &Position<W>, ply: usize) -> Option<Move> {
-        loop {
-            match self.frames[ply].stage {
-                STAGE_TT => {
-                    self.frames[ply].stage = STAGE_GENERATE;
-                    let m = self.frames[ply].tt_move;
-                    if !m.is_none() {
-                        return Some(m);
-                    }
-                }
-                STAGE_GENERATE => {
-                    self.scratch.clear();
-                    pos.generate_into(&mut self.scratch);
-                    let tt_move = self.frames[ply].tt_move;
-                    let counter = if ply > 0 && !self.frames[ply - 1].mv.is_none() {
-                        let p = &self.frames[ply - 1];
-                        self.history.counter(p.slot, p.mv)
-                    } else {
-                        Move::NONE
-                    };
-                    let mut n = 0;
-                    for i in 0..self.scratch.len() {
-                        let m = self.scratch[i];
-                        if m == tt_move {
-                            continue;
-                        }
-                        let s = self.score_move(pos, ply, m, counter);
-                        self.lists[ply][n] = pack(s, m);
-                        n += 1;
-                    }
-                    let f = &mut self.frames[ply];
-                    f.len = n;
-                    f.cursor = 0;
-                    f.stage = STAGE_PICK;
-                }
-                _ => return self.pick(ply),
-            }
-        }
-    }
-
-    /// Selects the best remaining move of the list of `ply`.
-    #[inline]
-    fn pick(&mut self, ply: usize) -> Option<Move> {
-        let f = &mut self.frames[ply];
-        let (cursor, len) = (f.cursor, f.len);
-        if cursor >= len {
-            return None;
-        }
-        let list = &mut self.lists[ply];
-        if !f.sorted {
-            if cursor >= SELECT_PICKS {
-                // Sort what may still be searched; leave the tail of poor
-                // quiet moves in generation order.
-                let limit = pack(f.sort_limit, Move::NONE);
-                let mut j = cursor;
-                for i in cursor..len {
-                    if list[i] >= limit {
-                        list.swap(i, j);
-                        j += 1;
-                    }
-                }
-                list[cursor..j].sort_unstable_by(|a, b| b.cmp(a));
-                f.sorted = true;
-            } else {
-                let mut best = cursor;
-                for i in cursor + 1..len {
-                    if list[i] > list[best] {
-                        best = i;
-                    }
-                }
-                list.swap(cursor, best);
-            }
-        }
-        f.cursor += 1;
-        Some(unpack(list[cursor]))
-    }
-
     /// Updates killers, counter-move and history after a quiet move caused a
     /// cutoff; the other quiet moves tried are penalised.
-    fn update_quiet_stats(
+    fn update_quiet_stats<W: BitWord>(
         &mut self,
         pos: &Position<W>,
         ply: usize,
@@ -280,7 +182,7 @@ impl<W: BitWord> Search<W> {
 
     /// Principal variation search to `depth` from `ply`.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn search(
+    pub(super) fn search<W: BitWord>(
         &mut self,
         cx: &mut Ctx,
         pos: &mut Position<W>,
@@ -329,48 +231,25 @@ impl<W: BitWord> Search<W> {
             depth += 1;
         }
 
-        let hit = cx.tt.probe(key);
+        let hit = cx.shared.tt.probe(key);
         let tt_value = hit.map_or(NO_EVAL, |h| value_from_tt(h.value, ply));
         let mut tt_move = if root {
             self.root_moves[self.pv_idx].mv
         } else {
             hit.map_or(Move::NONE, |h| h.mv)
         };
-        if !root && !tt_move.is_none() && !is_legal(pos, tt_move) {
+        if !root && !tt_move.is_none() && !pos.is_legal(tt_move) {
             tt_move = Move::NONE;
         }
-        if !pv_node {
-            if let Some(h) = hit {
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => tt_value >= beta,
-                    Bound::Upper => tt_value <= alpha,
-                    Bound::None => false,
-                };
-                if h.depth >= depth && cut {
-                    return tt_value;
-                }
-            }
+        if !pv_node && hit.is_some_and(|h| tt_cuts(&h, tt_value, depth, alpha, beta)) {
+            return tt_value;
         }
 
         // Static evaluation.
         let (raw_eval, eval) = if in_check {
             (NO_EVAL, NO_EVAL)
         } else {
-            let raw = match hit {
-                Some(h) if h.eval != NO_EVAL && h.eval.abs() < MATE_BOUND => h.eval,
-                _ => evaluate_with(self.et, pos),
-            };
-            let mut e = raw;
-            if let Some(h) = hit {
-                if tt_value.abs() < MATE_BOUND
-                    && ((h.bound == Bound::Lower && tt_value > e)
-                        || (h.bound == Bound::Upper && tt_value < e))
-                {
-                    e = tt_value;
-                }
-            }
-            (raw, e)
+            static_eval(self, pos, hit, tt_value)
         };
         self.frames[ply].eval = raw_eval;
         let improving = !in_check
@@ -415,8 +294,8 @@ impl<W: BitWord> Search<W> {
             depth -= 1;
         }
 
-        let disc = discoverers(pos);
-        self.start_moves(ply, tt_move, depth);
+        let disc = pos.discoverers();
+        self.pickers[ply].start(tt_move, depth, SORT_LIMIT_PER_PLY);
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut move_count = 0usize;
@@ -441,7 +320,7 @@ impl<W: BitWord> Search<W> {
             move_count += 1;
             let capture = !m.is_drop() && pos.piece_at(m.to()).is_some();
             let quiet = !capture && !m.is_promotion();
-            let check = gives_check(pos, disc, m);
+            let check = pos.gives_check(disc, m);
 
             if !root && best > -MATE_BOUND {
                 let r = self.lmr[depth.min(63) as usize][move_count.min(63)];
@@ -485,7 +364,7 @@ impl<W: BitWord> Search<W> {
                 0
             };
             pos.do_move(m);
-            cx.tt.prefetch(pos.hash());
+            cx.shared.tt.prefetch(pos.hash());
 
             let mut v = -INFINITE;
             let mut full = !pv_node || move_count > 1;
@@ -576,14 +455,8 @@ impl<W: BitWord> Search<W> {
                 self.update_quiet_stats(pos, ply, best_move, depth, &quiets);
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if pv_node && !best_move.is_none() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        cx.tt.store(
+        let bound = result_bound(best, beta, pv_node, best_move);
+        cx.shared.tt.store(
             key,
             best_move,
             value_to_tt(best, ply),
@@ -597,14 +470,14 @@ impl<W: BitWord> Search<W> {
     /// Whether a null move is safe enough: not a bare endgame where zugzwang
     /// is likely.
     #[inline]
-    fn has_material_for_null(&self, pos: &Position<W>) -> bool {
+    fn has_material_for_null<W: BitWord>(&self, pos: &Position<W>) -> bool {
         let us = pos.side_to_move();
         pos.pieces_of(us).count() >= 4 || !pos.hand(us).is_empty()
     }
 
     /// Quiescence search: captures and pawn promotions, or every evasion when in
     /// check.
-    pub(super) fn qsearch(
+    pub(super) fn qsearch<W: BitWord>(
         &mut self,
         cx: &mut Ctx,
         pos: &mut Position<W>,
@@ -634,20 +507,11 @@ impl<W: BitWord> Search<W> {
                 evaluate_with(self.et, pos)
             };
         }
-        let hit = cx.tt.probe(key);
+        let hit = cx.shared.tt.probe(key);
         let tt_value = hit.map_or(NO_EVAL, |h| value_from_tt(h.value, ply));
-        if !pv_node {
-            if let Some(h) = hit {
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => tt_value >= beta,
-                    Bound::Upper => tt_value <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
-                    return tt_value;
-                }
-            }
+        // Any stored depth is enough here.
+        if !pv_node && hit.is_some_and(|h| tt_cuts(&h, tt_value, i32::MIN, alpha, beta)) {
+            return tt_value;
         }
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
 
@@ -659,23 +523,10 @@ impl<W: BitWord> Search<W> {
             raw_eval = NO_EVAL;
             stand_pat = NO_EVAL;
         } else {
-            raw_eval = match hit {
-                Some(h) if h.eval != NO_EVAL && h.eval.abs() < MATE_BOUND => h.eval,
-                _ => evaluate_with(self.et, pos),
-            };
-            let mut e = raw_eval;
-            if let Some(h) = hit {
-                if tt_value.abs() < MATE_BOUND
-                    && ((h.bound == Bound::Lower && tt_value > e)
-                        || (h.bound == Bound::Upper && tt_value < e))
-                {
-                    e = tt_value;
-                }
-            }
-            stand_pat = e;
+            (raw_eval, stand_pat) = static_eval(self, pos, hit, tt_value);
             if stand_pat >= beta {
                 if hit.is_none() {
-                    cx.tt.store(
+                    cx.shared.tt.store(
                         key,
                         Move::NONE,
                         value_to_tt(stand_pat, ply),
@@ -692,44 +543,10 @@ impl<W: BitWord> Search<W> {
             best = stand_pat;
         }
 
-        // Generate and score.
-        self.scratch.clear();
-        if in_check {
-            pos.generate_into(&mut self.scratch);
-        } else {
-            generate_captures(pos, self.et, &mut self.scratch);
-        }
-        let n = self.scratch.len();
-        for i in 0..n {
-            let m = self.scratch[i];
-            let s = if m == tt_move {
-                SCORE_TT
-            } else if in_check {
-                self.score_move(pos, ply, m, Move::NONE)
-            } else {
-                let mover = pos.piece_at(m.from()).kind();
-                let mut gain = captured_value(pos, self.et, m);
-                if m.is_promotion() {
-                    gain += self.et.promotion_gain[mover.index()];
-                }
-                gain * 8 - self.et.exchange[mover.index()] / 64
-            };
-            self.lists[ply][i] = pack(s, m);
-        }
-        {
-            let f = &mut self.frames[ply];
-            f.stage = STAGE_QUIESCENCE;
-            f.cursor = 0;
-            f.len = n;
-            f.sorted = false;
-            f.sort_limit = i32::MIN / 2;
-        }
-        if in_check && n == 0 {
-            return -MATE + ply as i32;
-        }
-
+        self.pickers[ply].start_quiescence(tt_move, in_check);
+        let mut searched = 0;
         let mut best_move = Move::NONE;
-        while let Some(m) = self.pick(ply) {
+        while let Some(m) = self.next_move(pos, ply) {
             if !in_check {
                 let gain = captured_value(pos, self.et, m)
                     + if m.is_promotion() {
@@ -744,6 +561,7 @@ impl<W: BitWord> Search<W> {
                     continue;
                 }
             }
+            searched += 1;
             self.frames[ply].mv = m;
             self.frames[ply].slot = piece_slot(pos, m);
             pos.do_move(m);
@@ -766,15 +584,13 @@ impl<W: BitWord> Search<W> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if pv_node && !best_move.is_none() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        if in_check && searched == 0 {
+            // No evasion: mated.
+            return -MATE + ply as i32;
+        }
+        let bound = result_bound(best, beta, pv_node, best_move);
         let depth = if in_check { 0 } else { -1 };
-        cx.tt.store(
+        cx.shared.tt.store(
             key,
             best_move,
             value_to_tt(best, ply),

@@ -1,4 +1,6 @@
-//! What a `go` command asks for: clocks, fixed limits, pondering.
+//! What a `go` command asks for: clocks, fixed limits, pondering, root moves.
+
+use crate::position::Move;
 
 /// Search limits from `go`. Times are milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -9,14 +11,25 @@ pub struct Limits {
     pub inc: [u64; 2],
     /// Byoyomi per move (`byoyomi`).
     pub byoyomi: u64,
+    /// Moves to the next time control (`movestogo`).
+    pub movestogo: Option<u32>,
     /// Fixed time for this move (`movetime`).
     pub movetime: Option<u64>,
     /// Depth limit in plies (`depth`).
     pub depth: Option<u32>,
-    /// Node limit (`nodes`).
+    /// Node limit (`nodes`), counted over all threads.
     pub nodes: Option<u64>,
     /// Search until `stop` (`infinite`).
     pub infinite: bool,
     /// Pondering: search until `ponderhit` (then the clock applies) or `stop`.
     pub ponder: bool,
+    /// Only these root moves (`searchmoves`); empty = all. Each must be legal.
+    pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    /// Whether any clock (times, byoyomi or a fixed move time) limits the search.
+    pub fn has_clock(&self) -> bool {
+        self.time != [None, None] || self.byoyomi > 0 || self.movetime.is_some()
+    }
 }

@@ -1,14 +1,22 @@
-//! Time management: turns `go` limits into a soft target ("optimum", adjusted by
-//! how settled the search is) and a hard limit that is never exceeded.
+//! Time management, the one owner of time and ponder decisions: turns `go`
+//! limits into a soft target ("optimum", adjusted by how settled the search is)
+//! and a hard limit that is never exceeded.
 //!
 //! Sudden death and Fischer keep a safety margin; byoyomi is used (the soft stop
 //! never comes before most of it is spent) but never exceeded; `movetime` is a
-//! fixed budget. `move_overhead` is taken off every budget. While pondering the
-//! clock is ignored; after `ponderhit` the budget counts from that moment.
+//! fixed budget. `move_overhead` and the engine's own `MARGIN_MS` are taken off
+//! every budget. While pondering nothing expires; `ponderhit` starts the clock
+//! and, if it brings times, the budgets are made again from them.
 
+use super::signals::Ponderhit;
 use super::Limits;
 use crate::core::Color;
 use std::time::Instant;
+
+/// Milliseconds every budget keeps back besides `move_overhead`: the time from
+/// the stop decision to the `bestmove` line (unwinding, joining threads,
+/// printing), so that `NetworkDelay 0` still never overruns.
+pub const MARGIN_MS: u64 = 10;
 
 /// Budgets for one search, in milliseconds.
 #[derive(Clone, Debug)]
@@ -26,6 +34,13 @@ pub struct TimeManager {
     maximum: u64,
     /// The soft stop never comes before this (byoyomi is use-it-or-lose-it).
     floor: u64,
+    /// Nothing expires until `ponderhit`.
+    pondering: bool,
+    /// What the budgets are made from (for a ponderhit that brings times).
+    overhead: u64,
+    us: Color,
+    game_ply: u32,
+    node_limited: bool,
 }
 
 /// A clock below this many milliseconds spends less than the increment.
@@ -48,23 +63,43 @@ impl TimeManager {
             optimum: u64::MAX,
             maximum: u64::MAX,
             floor: 0,
+            pondering: limits.ponder,
+            overhead,
+            us,
+            game_ply,
+            node_limited: limits.nodes.is_some(),
         };
+        tm.budget(limits);
+        tm
+    }
+
+    /// Sets the budgets from `limits` (the clock start is left alone).
+    fn budget(&mut self, limits: &Limits) {
+        let tm = self;
+        let overhead = tm.overhead.saturating_add(MARGIN_MS);
+        let us = tm.us;
+        (tm.managed, tm.flexible, tm.optimum, tm.maximum, tm.floor) =
+            (false, false, u64::MAX, u64::MAX, 0);
         if limits.infinite {
-            return tm;
+            return;
         }
         if let Some(mt) = limits.movetime {
             let t = mt.saturating_sub(overhead).max(1);
             tm.managed = true;
             tm.optimum = t;
             tm.maximum = t;
-            return tm;
+            return;
         }
-        let Some(remaining) = limits.time[us.index()] else {
-            return tm;
-        };
-        let inc = limits.inc[us.index()];
         let byo = limits.byoyomi;
-        let mtg = moves_to_go(game_ply);
+        let inc = limits.inc[us.index()];
+        // `go byoyomi N` (or only an increment) without clocks: no main time left.
+        let Some(remaining) = limits.time[us.index()].or((byo > 0 || inc > 0).then_some(0)) else {
+            return;
+        };
+        let mtg = match limits.movestogo {
+            Some(n) => (n.max(1) as u64).min(moves_to_go(tm.game_ply)),
+            None => moves_to_go(tm.game_ply),
+        };
         tm.managed = true;
         tm.flexible = true;
         if byo > 0 {
@@ -84,10 +119,11 @@ impl TimeManager {
             // game settles with a reserve that absorbs a stall of the machine.
             let inc_share = inc * 3 / 4 * remaining.min(LOW_CLOCK_MS) / LOW_CLOCK_MS;
             let opt = remaining / mtg + inc_share;
-            tm.optimum = opt.min(hard / 2).max(1);
+            // The last moves before a time control may spend more of the clock.
+            let cap = if mtg <= 2 { hard * 3 / 4 } else { hard / 2 };
+            tm.optimum = opt.min(cap).max(1);
             tm.maximum = (tm.optimum * 5).min(hard).max(1);
         }
-        tm
     }
 
     /// A manager with no time limit.
@@ -105,14 +141,30 @@ impl TimeManager {
         self.clock_start.elapsed().as_millis() as u64
     }
 
-    /// The clock starts now (`ponderhit`).
-    pub fn ponderhit(&mut self) {
-        self.clock_start = Instant::now();
+    /// Whether the search still ponders (nothing expires).
+    pub fn pondering(&self) -> bool {
+        self.pondering
+    }
+
+    /// `ponderhit`: the clock runs from its moment, with fresh budgets if it
+    /// brought times.
+    pub fn ponderhit(&mut self, hit: Ponderhit) {
+        self.pondering = false;
+        self.clock_start = hit.at;
+        if let Some(mut clock) = hit.clock {
+            clock.ponder = false;
+            self.budget(&clock);
+        }
     }
 
     /// Whether the hard limit has passed.
     pub fn hard_expired(&self) -> bool {
-        self.managed && self.elapsed() >= self.maximum
+        !self.pondering && self.managed && self.elapsed() >= self.maximum
+    }
+
+    /// Whether a node limit applies (then the clock-free search still stops).
+    pub fn node_limited(&self) -> bool {
+        self.node_limited
     }
 
     /// Whether the clock limits this search.
@@ -123,7 +175,7 @@ impl TimeManager {
     /// Whether to start no further iteration. `scale` grows with instability and
     /// a falling score, shrinks when the best move is settled.
     pub fn soft_expired(&self, scale: f64) -> bool {
-        if !self.managed {
+        if self.pondering || !self.managed {
             return false;
         }
         if !self.flexible {
@@ -168,8 +220,55 @@ mod tests {
     #[test]
     fn byoyomi_only_stays_inside_the_period() {
         let tm = TimeManager::new(&limits(0, 0, 1000), 50, Color::Black, 40);
-        assert!(tm.maximum() <= 950);
+        assert!(tm.maximum() <= 950 - MARGIN_MS);
         assert!(tm.optimum() >= 800);
+        // `go byoyomi 1000` without clocks is the same clock.
+        let bare = Limits {
+            byoyomi: 1000,
+            ..Limits::default()
+        };
+        let tm2 = TimeManager::new(&bare, 50, Color::Black, 40);
+        assert!(tm2.managed());
+        assert_eq!((tm2.optimum(), tm2.maximum()), (tm.optimum(), tm.maximum()));
+        // NetworkDelay 0 still keeps the engine's margin.
+        let tm = TimeManager::new(&bare, 0, Color::Black, 40);
+        assert_eq!(tm.maximum(), 1000 - MARGIN_MS);
+    }
+
+    #[test]
+    fn movestogo_spends_the_clock_before_the_control() {
+        let base = TimeManager::new(&limits(10_000, 0, 0), 50, Color::Black, 10);
+        let l = Limits {
+            movestogo: Some(2),
+            ..limits(10_000, 0, 0)
+        };
+        let tm = TimeManager::new(&l, 50, Color::Black, 10);
+        assert!(tm.optimum() > 10 * base.optimum(), "{}", tm.optimum());
+        assert!(tm.maximum() <= 10_000 - 50 - MARGIN_MS);
+        let l = Limits {
+            movestogo: Some(40),
+            ..limits(10_000, 0, 0)
+        };
+        let tm = TimeManager::new(&l, 50, Color::Black, 10);
+        assert_eq!(tm.optimum(), 10_000 / 40);
+    }
+
+    #[test]
+    fn pondering_never_expires_until_ponderhit() {
+        let l = Limits {
+            ponder: true,
+            movetime: Some(1),
+            ..Limits::default()
+        };
+        let mut tm = TimeManager::new(&l, 0, Color::Black, 0);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert!(!tm.hard_expired() && !tm.soft_expired(1.0));
+        tm.ponderhit(Ponderhit {
+            at: Instant::now(),
+            clock: Some(limits(0, 0, 5_000)),
+        });
+        assert!(!tm.hard_expired());
+        assert_eq!(tm.maximum(), 5_000 - MARGIN_MS);
     }
 
     #[test]
@@ -208,6 +307,9 @@ mod tests {
             ..Limits::default()
         };
         let tm = TimeManager::new(&l, 50, Color::Black, 0);
-        assert_eq!((tm.optimum(), tm.maximum()), (450, 450));
+        assert_eq!(
+            (tm.optimum(), tm.maximum()),
+            (450 - MARGIN_MS, 450 - MARGIN_MS)
+        );
     }
 }

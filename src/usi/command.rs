@@ -1,7 +1,7 @@
 //! USI input lines as typed commands: `parse` is a pure function from one line
 //! to a `Command` or a `ParseError` that says what is wrong.
 
-use crate::engine::clip;
+use super::clip;
 use std::fmt;
 
 /// One line of USI input, understood.
@@ -80,6 +80,8 @@ pub struct Clock {
 pub struct GoSearch {
     /// Clock times.
     pub clock: Clock,
+    /// `movestogo`.
+    pub movestogo: Option<u32>,
     /// `movetime`.
     pub movetime: Option<u64>,
     /// `depth`.
@@ -90,6 +92,8 @@ pub struct GoSearch {
     pub infinite: bool,
     /// `ponder`.
     pub ponder: bool,
+    /// `searchmoves`: the moves as sent (checked by the engine).
+    pub searchmoves: Vec<String>,
 }
 
 /// The result announced by `gameover`.
@@ -304,11 +308,29 @@ fn clock_field<'a>(
     Ok(true)
 }
 
+/// The words that end a `searchmoves` list.
+const GO_KEYWORDS: &[&str] = &[
+    "btime",
+    "wtime",
+    "binc",
+    "winc",
+    "byoyomi",
+    "movestogo",
+    "movetime",
+    "depth",
+    "nodes",
+    "infinite",
+    "ponder",
+    "mate",
+    "perft",
+    "searchmoves",
+];
+
 fn parse_go(rest: &[&str]) -> Result<Go, ParseError> {
     let mut g = GoSearch::default();
     let mut mate: Option<Option<u64>> = None;
     let mut perft: Option<u32> = None;
-    let mut it = rest.iter().copied();
+    let mut it = rest.iter().copied().peekable();
     while let Some(t) = it.next() {
         if clock_field(&mut g.clock, t, &mut it)? {
             continue;
@@ -327,6 +349,18 @@ fn parse_go(rest: &[&str]) -> Result<Go, ParseError> {
                 })?);
             }
             "nodes" => g.nodes = Some(number("nodes", &mut it)?),
+            "movestogo" => {
+                let n = number("movestogo", &mut it)?;
+                g.movestogo = Some(u32::try_from(n).map_err(|_| ParseError::BadNumber {
+                    field: "movestogo",
+                    value: n.to_string(),
+                })?);
+            }
+            "searchmoves" => {
+                while let Some(m) = it.next_if(|w| !GO_KEYWORDS.contains(w)) {
+                    g.searchmoves.push(m.to_string());
+                }
+            }
             "infinite" => g.infinite = true,
             "ponder" => g.ponder = true,
             "mate" => {
@@ -489,6 +523,14 @@ mod tests {
             (Some(200), Some(3), Some(1000))
         );
         assert_eq!(g("go"), GoSearch::default());
+        let s = g("go btime 100 wtime 100 movestogo 3");
+        assert_eq!(s.movestogo, Some(3));
+        let s = g("go searchmoves 7g7f 2g2f byoyomi 100");
+        assert_eq!(s.searchmoves, vec!["7g7f".to_string(), "2g2f".to_string()]);
+        assert_eq!(s.clock.byoyomi, Some(100));
+        assert!(g("go searchmoves").searchmoves.is_empty());
+        assert!(parse("go movestogo").is_err());
+        assert!(parse("go movestogo -2").is_err());
         let s = g("go btime -5 wtime 3");
         assert_eq!(s.clock.btime, Some(0));
         assert_eq!(s.clock.negative, vec!["btime"]);
@@ -558,6 +600,8 @@ mod tests {
         "winc",
         "byoyomi",
         "movetime",
+        "movestogo",
+        "searchmoves",
         "depth",
         "nodes",
         "infinite",

@@ -9,7 +9,7 @@ mod options;
 pub use command::{parse, Clock, Command, GameResult, Go, GoSearch, ParseError};
 pub use options::{option_lines, setting, OptionError};
 
-use crate::engine::{Decision, Engine, Report, Sink};
+use crate::engine::{Decision, Engine, EngineError, Report, Sink};
 use crate::search::{Info, Limits, Score};
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -27,6 +27,30 @@ const QUIT_WAIT: Duration = Duration::from_millis(1000);
 pub const ENGINE_NAME: &str = concat!("Kawari ", env!("CARGO_PKG_VERSION"));
 /// The `id author` line's value (ASCII).
 pub const ENGINE_AUTHOR: &str = "the Kawari developers";
+
+/// At most this many characters of user input are echoed in a message.
+const ECHO_MAX: usize = 40;
+
+/// User input made fit to echo in a message: at most `ECHO_MAX` characters,
+/// anything but printable ASCII shown as `?` (clients may decode our output as
+/// ASCII or Shift-JIS).
+pub fn clip(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .take(ECHO_MAX)
+        .map(|c| {
+            if c == ' ' || c.is_ascii_graphic() {
+                c
+            } else {
+                '?'
+            }
+        })
+        .collect();
+    if s.chars().nth(ECHO_MAX).is_some() {
+        out.push_str("...");
+    }
+    out
+}
 
 /// What the reader thread delivers.
 #[derive(Debug, PartialEq, Eq)]
@@ -69,7 +93,8 @@ impl Out {
 }
 
 /// Runs the USI loop on stdin/stdout until `quit` or EOF. Panics are logged
-/// (stderr stays quiet unless `RUST_LOG` is set).
+/// (stderr stays quiet unless `RUST_LOG` is set) and reported on stdout as
+/// `info string error` lines by whoever catches them.
 pub fn run_stdio() {
     std::panic::set_hook(Box::new(|info| log::error!("panic: {info}")));
     run(std::io::stdin(), std::io::stdout());
@@ -238,7 +263,14 @@ impl Session {
             Command::UsiNewGame => self.engine.new_game(),
             Command::Position { sfen, moves } => {
                 if let Err(e) = self.engine.set_position(sfen.as_deref(), &moves) {
-                    self.out.error(format!("position rejected: {e}"));
+                    let why = match e {
+                        EngineError::Move { index, err } => format!(
+                            "move {index} '{}' is {err}",
+                            clip(moves.get(index - 1).map_or("", String::as_str))
+                        ),
+                        e => e.to_string(),
+                    };
+                    self.out.error(format!("position rejected: {why}"));
                 }
             }
             Command::Go(go) => self.go(go),
@@ -292,7 +324,7 @@ impl Session {
         let result = match go {
             Go::Search(g) => {
                 self.warn_negative(&g.clock);
-                self.engine.go(limits(&g))
+                self.engine.go(limits(&g), &g.searchmoves)
             }
             Go::Perft(depth) => self.engine.perft(depth),
             Go::Mate(_) => {
@@ -313,11 +345,13 @@ pub fn limits(g: &GoSearch) -> Limits {
         time: [c.btime, c.wtime],
         inc: [c.binc.unwrap_or(0), c.winc.unwrap_or(0)],
         byoyomi: c.byoyomi.unwrap_or(0),
+        movestogo: g.movestogo,
         movetime: g.movetime,
         depth: g.depth,
         nodes: g.nodes,
         infinite: g.infinite,
         ponder: g.ponder,
+        searchmoves: Vec::new(),
     }
 }
 
@@ -365,7 +399,8 @@ pub fn format_report(r: &Report) -> String {
         Report::BestMove(Decision::Win) => "bestmove win".to_string(),
         Report::PerftMove { mv, nodes } => format!("{mv}: {nodes}"),
         Report::PerftTotal(n) => format!("\nNodes searched: {n}"),
-        Report::Message(m) => format!("info string {m}"),
+        Report::Message(m) | Report::Bench(m) => format!("info string {m}"),
+        Report::Error(m) => format!("info string error: {m}"),
     }
 }
 

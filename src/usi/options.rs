@@ -1,17 +1,18 @@
 //! The USI options: what `usi` lists, and how `setoption` names and values map
 //! onto engine `Setting`s.
 
-use crate::engine::{clip, Setting, DEFAULT_HASH_MB, MAX_HASH_MB};
+use super::clip;
+use crate::engine::{Setting, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
 use crate::search::SearchOptions;
 use crate::variant::Variant;
 use std::fmt;
 
 /// The type of a USI option, with its default and bounds.
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug)]
 enum Type {
     Check(bool),
     Spin { default: i64, min: i64, max: i64 },
-    Combo(&'static str, &'static [&'static str]),
+    Combo(&'static str, Vec<&'static str>),
     Button,
 }
 
@@ -37,16 +38,6 @@ struct Spec {
     ty: Type,
 }
 
-const VARIANT_NAMES: &[&str] = &[
-    "shogi",
-    "judkins",
-    "yarishogi",
-    "heian",
-    "heian9x8",
-    "heian8x9",
-    "heian8x8",
-];
-
 /// Entering-king rule values (YaneuraOu's names, which GUIs already know).
 const NO_ENTERING_KING: &str = "NoEnteringKing";
 const CSA_RULE_27: &str = "CSARule27";
@@ -62,7 +53,10 @@ fn specs() -> [Spec; 9] {
             id: Id::Variant,
             name: "USI_Variant",
             aliases: &["UCI_Variant"],
-            ty: Type::Combo("shogi", VARIANT_NAMES),
+            ty: Type::Combo(
+                Variant::default_variant().name(),
+                Variant::all().iter().map(|v| v.name()).collect(),
+            ),
         },
         Spec {
             id: Id::Hash,
@@ -97,7 +91,7 @@ fn specs() -> [Spec; 9] {
             ty: Type::Spin {
                 default: 1,
                 min: 1,
-                max: 1,
+                max: MAX_THREADS as i64,
             },
         },
         Spec {
@@ -130,7 +124,7 @@ fn specs() -> [Spec; 9] {
                 } else {
                     NO_ENTERING_KING
                 },
-                &[NO_ENTERING_KING, CSA_RULE_27],
+                vec![NO_ENTERING_KING, CSA_RULE_27],
             ),
         },
         Spec {
@@ -147,7 +141,7 @@ pub fn option_lines() -> Vec<String> {
     specs()
         .iter()
         .map(|s| {
-            let ty = match s.ty {
+            let ty = match &s.ty {
                 Type::Check(d) => format!("type check default {d}"),
                 Type::Spin { default, min, max } => {
                     format!("type spin default {default} min {min} max {max}")
@@ -217,7 +211,7 @@ pub fn setting(name: &str, value: Option<&str>) -> Result<Setting, OptionError> 
         value: value.unwrap_or("").to_string(),
         expected,
     };
-    if let Type::Button = spec.ty {
+    if let Type::Button = &spec.ty {
         return match spec.id {
             Id::ClearHash => Ok(Setting::ClearHash),
             _ => Err(OptionError::Unknown(name.to_string())),
@@ -227,7 +221,7 @@ pub fn setting(name: &str, value: Option<&str>) -> Result<Setting, OptionError> 
         .map(str::trim)
         .filter(|v| !v.is_empty())
         .ok_or(OptionError::MissingValue(spec.name))?;
-    match spec.ty {
+    match &spec.ty {
         Type::Check(_) => {
             let on = if value.eq_ignore_ascii_case("true") {
                 true
@@ -245,12 +239,12 @@ pub fn setting(name: &str, value: Option<&str>) -> Result<Setting, OptionError> 
             let n = value
                 .parse::<i64>()
                 .ok()
-                .filter(|n| (min..=max).contains(n))
+                .filter(|n| (*min..=*max).contains(n))
                 .ok_or_else(|| bad(format!("an integer from {min} to {max}")))?;
             Ok(match spec.id {
                 Id::Hash => Setting::HashMb(n as usize),
                 Id::MultiPv => Setting::MultiPv(n as u32),
-                Id::Threads => Setting::Threads(n as u32),
+                Id::Threads => Setting::Threads(n as usize),
                 Id::MaxMovesToDraw => Setting::MaxMovesToDraw(n as u32),
                 _ => Setting::MoveOverhead(n as u64),
             })
@@ -302,7 +296,11 @@ mod tests {
                 "{name}"
             );
         }
-        assert!(lines.contains(&"option name Threads type spin default 1 min 1 max 1".to_string()));
+        assert!(
+            lines.contains(&"option name Threads type spin default 1 min 1 max 1024".to_string())
+        );
+        assert!(lines
+            .contains(&"option name USI_Hash type spin default 64 min 1 max 65536".to_string()));
         assert!(lines[0].ends_with(
             "default shogi var shogi var judkins var yarishogi var heian var heian9x8 var heian8x9 var heian8x8"
         ));
@@ -340,7 +338,15 @@ mod tests {
             Ok(Setting::Threads(1))
         ));
         assert!(matches!(
-            setting("Threads", Some("2")),
+            setting("Threads", Some("1024")),
+            Ok(Setting::Threads(1024))
+        ));
+        assert!(matches!(
+            setting("Threads", Some("1025")),
+            Err(OptionError::BadValue { .. })
+        ));
+        assert!(matches!(
+            setting("Threads", Some("0")),
             Err(OptionError::BadValue { .. })
         ));
         assert!(matches!(
@@ -407,10 +413,10 @@ mod tests {
     }
 
     #[test]
-    fn every_listed_variant_exists() {
-        for name in VARIANT_NAMES {
-            assert!(Variant::by_name(name).is_some(), "{name}");
+    fn every_variant_is_listed() {
+        let line = &option_lines()[0];
+        for v in Variant::all() {
+            assert!(line.contains(&format!(" var {}", v.name())), "{line}");
         }
-        assert_eq!(VARIANT_NAMES.len(), Variant::all().len());
     }
 }

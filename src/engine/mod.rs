@@ -1,0 +1,459 @@
+//! The engine behind the protocol: it holds the position, the options, the
+//! shared hash table and the pool of search threads, and runs one job at a
+//! time on the pool (a search, `go perft`, `bench`). It knows nothing of USI
+//! text: results leave through a `Sink` as typed `Report`s.
+//!
+//! The hash table, the pool's size and the workers' heuristics change only
+//! while the pool is idle: a change asked for during a job is kept and made
+//! as soon as the job has answered.
+
+mod error;
+mod jobs;
+mod pool;
+mod report;
+mod root;
+
+pub use error::EngineError;
+pub use jobs::{BenchArgs, BENCH_DEFAULTS};
+pub use pool::{panic_message, Crew, PanicSink, Pool, Task};
+pub use report::{Decision, Report, Sink};
+pub use root::RootPosition;
+
+use crate::position::{Move, Position};
+use crate::search::{Limits, SearchOptions, Signals, TranspositionTable, Worker};
+use crate::variant::Variant;
+use crate::width::Width;
+use crate::with_root;
+use jobs::JobControl;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Default hash size in MB.
+pub const DEFAULT_HASH_MB: usize = 64;
+/// Largest hash size accepted, in MB.
+pub const MAX_HASH_MB: usize = 65536;
+/// Most search threads accepted.
+pub const MAX_THREADS: usize = 1024;
+/// Deepest `go perft` accepted.
+pub const MAX_PERFT_DEPTH: u32 = 64;
+
+/// A setting the engine understands (the protocol layer maps option names
+/// and values onto these).
+#[derive(Copy, Clone, Debug)]
+pub enum Setting {
+    /// Play this variant; resets the position to its start.
+    Variant(&'static Variant),
+    /// Hash table size in MB.
+    HashMb(usize),
+    /// Whether the GUI lets the engine ponder (`USI_Ponder`; informational).
+    Ponder(bool),
+    /// Lines to report.
+    MultiPv(u32),
+    /// Search threads.
+    Threads(usize),
+    /// Game ply at which the game is drawn (0 = off).
+    MaxMovesToDraw(u32),
+    /// Milliseconds kept back per move for communication delays.
+    MoveOverhead(u64),
+    /// Whether the entering-king declaration may be used.
+    Declaration(bool),
+    /// Empty the hash table.
+    ClearHash,
+}
+
+/// Changes that wait for the pool to be idle.
+#[derive(Default)]
+struct Pending {
+    tt: Option<Arc<TranspositionTable>>,
+    threads: Option<usize>,
+    clear: bool,
+}
+
+impl Pending {
+    fn any(&self) -> bool {
+        self.tt.is_some() || self.threads.is_some() || self.clear
+    }
+}
+
+/// The engine: one per protocol session.
+pub struct Engine {
+    sink: Sink,
+    variant: &'static Variant,
+    root: RootPosition,
+    tt: Arc<TranspositionTable>,
+    opts: SearchOptions,
+    hash_mb: usize,
+    ponder: bool,
+    threads: usize,
+    pool: Pool,
+    job: Option<JobControl>,
+    pending: Pending,
+}
+
+impl RootPosition {
+    /// The position of `v` from `sfen`.
+    pub fn from_sfen(v: &'static Variant, sfen: &str) -> Result<RootPosition, EngineError> {
+        let err = |err| EngineError::Sfen {
+            variant: v.name(),
+            err,
+        };
+        Ok(match Width::for_variant(v) {
+            Width::W64 => RootPosition::W64(Box::new(Position::from_sfen(v, sfen).map_err(err)?)),
+            Width::W128 => RootPosition::W128(Box::new(Position::from_sfen(v, sfen).map_err(err)?)),
+        })
+    }
+}
+
+impl Engine {
+    /// A new engine playing the default variant from its start, with one
+    /// search thread, reporting to `sink`.
+    ///
+    /// # Panics
+    /// If the first search thread cannot be started.
+    pub fn new(sink: Sink) -> Engine {
+        let variant = Variant::default_variant();
+        let s = sink.clone();
+        let on_panic: PanicSink =
+            Arc::new(move |i, msg| s(Report::Error(format!("search thread {i} panicked: {msg}"))));
+        Engine {
+            sink,
+            variant,
+            root: RootPosition::startpos(variant),
+            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
+            opts: SearchOptions::default(),
+            hash_mb: DEFAULT_HASH_MB,
+            ponder: false,
+            threads: 1,
+            pool: Pool::new(1, on_panic).expect("a search thread"),
+            job: None,
+            pending: Pending::default(),
+        }
+    }
+
+    /// The variant being played.
+    pub fn variant(&self) -> &'static Variant {
+        self.variant
+    }
+
+    /// The options the next search will use.
+    pub fn search_options(&self) -> &SearchOptions {
+        &self.opts
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Whether `USI_Ponder` is on.
+    pub fn ponder_allowed(&self) -> bool {
+        self.ponder
+    }
+
+    /// Whether a job is running and has not given its answer yet.
+    pub fn is_busy(&mut self) -> bool {
+        self.settle();
+        self.job.is_some()
+    }
+
+    /// If the running job has answered or was told to stop: waits for it to
+    /// end and makes the changes that waited for it.
+    fn settle(&mut self) {
+        let over = self.job.as_ref().is_some_and(|j| {
+            j.done.load(Ordering::SeqCst)
+                || j.signals.stop_requested()
+                || self.pool.crew().is_idle(0)
+        });
+        if over {
+            self.pool.crew().wait(0);
+            self.job = None;
+        }
+        if self.job.is_none() && self.pending.any() {
+            self.apply_pending();
+        }
+    }
+
+    /// Makes the waiting changes (the pool is idle).
+    fn apply_pending(&mut self) {
+        let p = std::mem::take(&mut self.pending);
+        if let Some(n) = p.threads {
+            if let Err(e) = self.pool.resize(n) {
+                (self.sink)(Report::Error(e));
+            }
+        }
+        self.threads = self.pool.size();
+        if let Some(tt) = p.tt {
+            self.tt = tt;
+        }
+        if p.clear {
+            self.tt.clear();
+        }
+    }
+
+    /// Applies a setting. The variant and the search options may change while
+    /// a search runs (they apply to the next one); the hash table and the
+    /// threads change once the pool is idle.
+    pub fn set(&mut self, s: Setting) -> Result<(), EngineError> {
+        self.settle();
+        let idle = self.job.is_none();
+        match s {
+            Setting::Variant(v) => {
+                self.variant = v;
+                self.root = RootPosition::startpos(v);
+                self.clear_hash(idle);
+            }
+            Setting::HashMb(mb) => {
+                if mb == 0 || mb > MAX_HASH_MB {
+                    return Err(EngineError::OutOfRange(format!(
+                        "hash size {mb} MB is out of range 1..{MAX_HASH_MB}"
+                    )));
+                }
+                // The new table is made before the old one goes, so that a
+                // failure leaves the old one in place.
+                let tt = TranspositionTable::try_new(mb).map_err(|_| EngineError::HashAlloc(mb))?;
+                self.hash_mb = mb;
+                if idle {
+                    self.tt = Arc::new(tt);
+                } else {
+                    self.pending.tt = Some(Arc::new(tt));
+                    self.pending.clear = false;
+                }
+            }
+            Setting::Ponder(on) => self.ponder = on,
+            Setting::MultiPv(n) => self.opts.multipv = n.max(1),
+            Setting::Threads(n) => {
+                if n == 0 || n > MAX_THREADS {
+                    return Err(EngineError::OutOfRange(format!(
+                        "{n} threads is out of range 1..{MAX_THREADS}"
+                    )));
+                }
+                if idle {
+                    self.pool.resize(n).map_err(EngineError::Threads)?;
+                    self.threads = n;
+                } else {
+                    self.pending.threads = Some(n);
+                }
+            }
+            Setting::MaxMovesToDraw(n) => self.opts.max_moves_to_draw = n,
+            Setting::MoveOverhead(ms) => self.opts.move_overhead = ms,
+            Setting::Declaration(on) => self.opts.declaration = on,
+            Setting::ClearHash => self.clear_hash(idle),
+        }
+        Ok(())
+    }
+
+    fn clear_hash(&mut self, idle: bool) {
+        if idle {
+            self.tt.clear();
+        } else {
+            self.pending.clear = true;
+        }
+    }
+
+    /// `usinewgame`: stops any job, forgets the hash table and every thread's
+    /// heuristics.
+    pub fn new_game(&mut self) {
+        self.finish();
+        self.tt.clear();
+        self.pool.crew().each(Worker::clear);
+    }
+
+    /// Sets the position from an SFEN (`None` = the variant's start) and moves.
+    /// All or nothing: on error the previous position stays.
+    pub fn set_position(
+        &mut self,
+        sfen: Option<&str>,
+        moves: &[String],
+    ) -> Result<(), EngineError> {
+        let v = self.variant;
+        let mut root = match sfen {
+            None => RootPosition::startpos(v),
+            Some(s) => RootPosition::from_sfen(v, s)?,
+        };
+        with_root!(&mut root, pos => {
+            for (i, text) in moves.iter().enumerate() {
+                let m = pos
+                    .parse_move(text)
+                    .map_err(|err| EngineError::Move { index: i + 1, err })?;
+                pos.do_move(m);
+            }
+        });
+        self.root = root;
+        Ok(())
+    }
+
+    /// The position as SFEN.
+    pub fn sfen(&self) -> String {
+        with_root!(&self.root, pos => pos.to_sfen())
+    }
+
+    /// A picture of the position, SFEN, hash and checkers.
+    pub fn display(&self) -> String {
+        with_root!(&self.root, pos => pos.diagram())
+    }
+
+    /// Static evaluation of the position, side to move's view.
+    pub fn eval(&self) -> i32 {
+        with_root!(&self.root, pos => crate::eval::evaluate(pos.as_ref()))
+    }
+
+    /// The static evaluation split by term: one line per term with Black's,
+    /// White's and the difference (Black's view), in centipawns.
+    pub fn eval_trace(&self) -> Vec<String> {
+        let (sums, _) = with_root!(&self.root, pos => crate::eval::trace(pos.as_ref()));
+        let mut lines = vec![format!(
+            "{:>12} {:>7} {:>7} {:>7}",
+            "term", "black", "white", "total"
+        )];
+        for (term, [b, w]) in crate::eval::Term::ALL.iter().zip(sums.0) {
+            lines.push(format!("{:>12} {b:>7} {w:>7} {:>7}", term.name(), b - w));
+        }
+        lines
+    }
+
+    /// Starts a job on the main pool thread.
+    fn start(
+        &mut self,
+        ponder: bool,
+        job: impl FnOnce(&mut Worker, &Crew, &Arc<Signals>, &AtomicBool) + Send + 'static,
+    ) {
+        let signals = Arc::new(Signals::new(ponder));
+        let done = Arc::new(AtomicBool::new(false));
+        let (s, d) = (signals.clone(), done.clone());
+        let crew = self.pool.crew().clone();
+        self.pool
+            .crew()
+            .run(0, Box::new(move |w: &mut Worker| job(w, &crew, &s, &d)));
+        self.job = Some(JobControl { signals, done });
+    }
+
+    /// Starts a search. Exactly one `Report::BestMove` follows; while
+    /// pondering or in `infinite` mode it waits for `ponderhit` or `stop` even
+    /// when the search ends earlier. `searchmoves` restricts the root moves;
+    /// malformed or illegal ones are reported and left out.
+    pub fn go(&mut self, mut limits: Limits, searchmoves: &[String]) -> Result<(), EngineError> {
+        if self.is_busy() {
+            return Err(EngineError::Busy);
+        }
+        limits.searchmoves = with_root!(&self.root, pos => {
+            let mut only: Vec<Move> = Vec::new();
+            for (i, text) in searchmoves.iter().enumerate() {
+                match pos.parse_move(text) {
+                    Ok(m) => only.push(m),
+                    Err(err) => (self.sink)(Report::Error(format!(
+                        "searchmoves: move {} is {err}; left out",
+                        i + 1
+                    ))),
+                }
+            }
+            only
+        });
+        let root = self.root.clone();
+        let tt = self.tt.clone();
+        let opts = self.opts.clone();
+        let sink = self.sink.clone();
+        let ponder = limits.ponder;
+        self.start(ponder, move |w, crew, signals, done| {
+            let run = catch_unwind(AssertUnwindSafe(|| {
+                with_root!(&root, pos => {
+                    jobs::go(pos, &tt, signals, &limits, &opts, w, crew, &sink, done)
+                })
+            }));
+            // The search catches its own panics; this is for the rest of the
+            // job: there must be an answer all the same.
+            if let Err(p) = run {
+                if !done.swap(true, Ordering::SeqCst) {
+                    let msg = panic_message(p.as_ref());
+                    sink(Report::Error(format!("search job panicked: {msg}")));
+                    let d = with_root!(&root, pos => jobs::fallback(pos));
+                    sink(Report::BestMove(d));
+                }
+            }
+        });
+        Ok(())
+    }
+
+    /// Starts `go perft <depth>` (interruptible by `stop`).
+    pub fn perft(&mut self, depth: u32) -> Result<(), EngineError> {
+        if self.is_busy() {
+            return Err(EngineError::Busy);
+        }
+        if depth > MAX_PERFT_DEPTH {
+            return Err(EngineError::OutOfRange(format!(
+                "perft depth {depth} is above {MAX_PERFT_DEPTH}"
+            )));
+        }
+        let root = self.root.clone();
+        let sink = self.sink.clone();
+        self.start(false, move |_, _, signals, done| {
+            with_root!(root, pos => jobs::perft(*pos, depth, signals, &sink, done))
+        });
+        Ok(())
+    }
+
+    /// Starts `bench [hash] [threads] [depth]` on the pool; its lines come as
+    /// `Report::Bench`. The threads it asks for are set back after it.
+    pub fn bench(&mut self, args: &[String]) -> Result<(), EngineError> {
+        if self.is_busy() {
+            return Err(EngineError::Busy);
+        }
+        let args = BenchArgs::parse(args, MAX_THREADS, MAX_HASH_MB).map_err(EngineError::Bench)?;
+        if args.threads != self.pool.size() {
+            self.pool
+                .resize(args.threads)
+                .map_err(EngineError::Threads)?;
+            self.pending.threads = Some(self.threads);
+        }
+        let sink = self.sink.clone();
+        self.start(false, move |w, crew, signals, done| {
+            jobs::bench(args, w, crew, signals, &sink, done)
+        });
+        Ok(())
+    }
+
+    /// `stop`: the running job answers as soon as it can. Does not wait.
+    pub fn stop(&mut self) {
+        if let Some(job) = &self.job {
+            job.signals.request_stop();
+        }
+    }
+
+    /// `ponderhit`: the expected move was played; the clock runs from now.
+    /// `clock` holds times sent with it, if any: the budgets are made again
+    /// from them.
+    pub fn ponderhit(&mut self, clock: Option<Limits>) {
+        if let Some(job) = &self.job {
+            job.signals.ponderhit(clock);
+        }
+    }
+
+    /// Waits until the running job (if any) has answered, without stopping it.
+    pub fn wait(&mut self) {
+        if self.job.is_some() {
+            self.pool.crew().wait(0);
+        }
+        self.settle();
+    }
+
+    /// Stops any job and waits until it has answered.
+    pub fn finish(&mut self) {
+        self.stop();
+        self.wait();
+    }
+
+    /// Like `finish`, but gives up waiting after `timeout` (for `quit`).
+    pub fn finish_within(&mut self, timeout: Duration) {
+        self.stop();
+        if self.job.is_some() && self.pool.crew().wait_for(0, timeout) {
+            self.settle();
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.finish_within(Duration::from_millis(500));
+    }
+}

@@ -1,0 +1,434 @@
+//! A search thread's own state and its iterative deepening. Every thread of a
+//! Lazy SMP search runs `Worker::iterate` on its own copy of the root position,
+//! sharing only the hash table; the main thread also carries the `Driver`
+//! (time, reports), helpers skip some depths so the threads spread out.
+
+use super::driver::Driver;
+use super::history::History;
+use super::params::*;
+use super::picker::MovePicker;
+use super::{Limits, SearchOptions, Signals, TranspositionTable};
+use crate::core::BitWord;
+use crate::eval::{self, EvalTables};
+use crate::position::{Move, MoveList, Position};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Per-ply search state.
+#[derive(Copy, Clone)]
+pub(super) struct Frame {
+    /// Static evaluation (NO_EVAL when in check).
+    pub(super) eval: i32,
+    /// Quiet moves that caused cutoffs at this ply.
+    pub(super) killers: [Move; 2],
+    /// The move played from this ply (NONE for a null move).
+    pub(super) mv: Move,
+    /// History slot of the piece that played `mv`.
+    pub(super) slot: usize,
+    /// Hash of the position at this ply.
+    pub(super) key: u64,
+}
+
+/// "No static evaluation" (in check, or not computed).
+pub(super) const NO_EVAL: i32 = -INFINITE;
+
+impl Default for Frame {
+    fn default() -> Frame {
+        Frame {
+            eval: NO_EVAL,
+            killers: [Move::NONE; 2],
+            mv: Move::NONE,
+            slot: 0,
+            key: 0,
+        }
+    }
+}
+
+/// A root move with its latest score and line.
+#[derive(Clone, Debug)]
+pub(super) struct RootMove {
+    pub(super) mv: Move,
+    pub(super) score: i32,
+    pub(super) prev_score: i32,
+    pub(super) seldepth: usize,
+    pub(super) pv: Vec<Move>,
+}
+
+/// One node counter per thread, each on its own cache line.
+#[derive(Debug, Default)]
+#[repr(align(64))]
+struct Counter(AtomicU64);
+
+/// Nodes searched per thread, readable by the main thread while they run.
+#[derive(Debug)]
+pub struct NodeCounters(Box<[Counter]>);
+
+impl NodeCounters {
+    /// Counters for `threads` threads, at zero.
+    pub fn new(threads: usize) -> NodeCounters {
+        NodeCounters((0..threads.max(1)).map(|_| Counter::default()).collect())
+    }
+
+    /// Publishes thread `i`'s count.
+    #[inline]
+    pub fn set(&self, i: usize, nodes: u64) {
+        self.0[i].0.store(nodes, Ordering::Relaxed);
+    }
+
+    /// The sum over all threads.
+    pub fn total(&self) -> u64 {
+        self.0.iter().map(|c| c.0.load(Ordering::Relaxed)).sum()
+    }
+
+    /// The number of threads counted.
+    pub fn threads(&self) -> usize {
+        self.0.len()
+    }
+}
+
+/// What every thread of one search shares.
+pub struct Shared<'a> {
+    /// The hash table.
+    pub tt: &'a TranspositionTable,
+    /// Stop and ponderhit.
+    pub signals: &'a Signals,
+    /// What `go` asked for.
+    pub limits: &'a Limits,
+    /// Options of the search.
+    pub opts: &'a SearchOptions,
+    /// Nodes per thread.
+    pub nodes: &'a NodeCounters,
+}
+
+/// What the tree search needs besides the worker: the shared state, the
+/// thread's index, and on the main thread its driver.
+pub(super) struct Ctx<'a, 'd> {
+    pub(super) shared: &'a Shared<'a>,
+    pub(super) index: usize,
+    pub(super) driver: Option<&'d mut Driver<'a>>,
+    /// Stop when own nodes reach this (the node limit less the other
+    /// threads' nodes; `u64::MAX` if none or on a helper).
+    pub(super) node_budget: u64,
+}
+
+/// What one thread found: its deepest finished iteration's best line.
+#[derive(Clone, Debug, Default)]
+pub struct ThreadResult {
+    /// The last finished iteration (0: none finished).
+    pub depth: i32,
+    /// The best line's score (internal units).
+    pub score: i32,
+    /// Deepest ply of that line's search.
+    pub seldepth: u32,
+    /// The best line; its first move is the thread's choice.
+    pub pv: Vec<Move>,
+}
+
+/// Helper threads skip depths by these patterns (sizes and phases), so that
+/// they are spread over neighbouring depths instead of all repeating the
+/// main thread's iteration.
+const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// Bits of the filter of positions played before the root.
+const GAME_FILTER_BITS: usize = 1 << 14;
+
+/// A search thread's state: heuristics kept between searches, stacks and
+/// lists so the search allocates nothing.
+pub struct Worker {
+    pub(super) nodes: u64,
+    pub(super) seldepth: usize,
+    pub(super) stopped: bool,
+    pub(super) root_depth: i32,
+    pub(super) pv_idx: usize,
+    pub(super) root_moves: Vec<RootMove>,
+    pub(super) frames: Vec<Frame>,
+    pub(super) pv: Vec<[Move; MAX_PLY + 1]>,
+    pub(super) pv_len: Vec<usize>,
+    pub(super) pickers: Vec<MovePicker>,
+    pub(super) scratch: Box<MoveList>,
+    pub(super) history: Box<History>,
+    pub(super) lmr: Box<[[i32; 64]; 64]>,
+    game_filter: Vec<u64>,
+    pub(super) et: &'static EvalTables,
+}
+
+impl Default for Worker {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Worker {
+    /// A fresh worker.
+    pub fn new() -> Worker {
+        let mut lmr = Box::new([[0i32; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+            }
+        }
+        Worker {
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            root_depth: 0,
+            pv_idx: 0,
+            root_moves: Vec::new(),
+            frames: vec![Frame::default(); MAX_PLY + 4],
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: vec![0; MAX_PLY + 2],
+            pickers: (0..MAX_PLY + 2).map(|_| MovePicker::new()).collect(),
+            scratch: Box::new(MoveList::new()),
+            history: History::new(),
+            lmr,
+            game_filter: vec![0; GAME_FILTER_BITS / 64],
+            et: eval::tables(crate::variant::Variant::default_variant()),
+        }
+    }
+
+    /// Forgets learned heuristics (`usinewgame`).
+    pub fn clear(&mut self) {
+        self.history.clear();
+        for f in self.frames.iter_mut() {
+            *f = Frame::default();
+        }
+    }
+
+    /// Nodes searched by the last (or current) search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Iterative deepening on `pos` (which must have a legal move; the
+    /// `searchmoves` of the limits, if any, must be legal) until a limit, the
+    /// driver or `stop` ends it. `index` 0 is the main thread, which must
+    /// bring the `driver`; other threads are helpers.
+    pub fn iterate<'a, W: BitWord>(
+        &mut self,
+        pos: &mut Position<W>,
+        shared: &'a Shared<'a>,
+        index: usize,
+        driver: Option<&mut Driver<'a>>,
+    ) -> ThreadResult {
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.stopped = false;
+        self.root_depth = 0;
+        self.et = eval::tables(pos.variant());
+        self.build_game_filter(pos);
+        for f in self.frames.iter_mut() {
+            f.killers = [Move::NONE; 2];
+            f.eval = NO_EVAL;
+            f.mv = Move::NONE;
+        }
+        let main = driver.is_some();
+        let mut cx = Ctx {
+            shared,
+            index,
+            driver,
+            node_budget: u64::MAX,
+        };
+        if main {
+            if let Some(n) = shared.limits.nodes {
+                cx.node_budget = n;
+            }
+        }
+        self.init_root_moves(pos, &cx);
+        if let Some(d) = cx.driver.as_deref_mut() {
+            d.start(self.root_moves[0].mv);
+        }
+        let mut result = ThreadResult {
+            pv: vec![self.root_moves[0].mv],
+            ..ThreadResult::default()
+        };
+
+        let opts = shared.opts;
+        let multipv = if main {
+            (opts.multipv.max(1) as usize).min(self.root_moves.len())
+        } else {
+            1
+        };
+        let max_depth = shared
+            .limits
+            .depth
+            .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+        let skip = (index > 0).then(|| (index - 1) % SKIP_SIZE.len());
+
+        for depth in 1..=max_depth {
+            // A stop that came before this iteration (a helper may start late
+            // on a busy machine): no need to search its first nodes.
+            if shared.signals.stopped() {
+                self.stopped = true;
+                break;
+            }
+            if let Some(i) = skip {
+                if (depth + pos.game_ply() as i32 + SKIP_PHASE[i]) / SKIP_SIZE[i] % 2 != 0 {
+                    continue;
+                }
+            }
+            self.root_depth = depth;
+            for rm in self.root_moves.iter_mut() {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = ASPIRATION_DELTA;
+                let (mut alpha, mut beta) =
+                    if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+                        ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+                    } else {
+                        (-INFINITE, INFINITE)
+                    };
+                loop {
+                    let v = self.search(&mut cx, pos, alpha, beta, depth, 0, false);
+                    self.root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
+                    if self.stopped {
+                        break;
+                    }
+                    if v <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (v - delta).max(-INFINITE);
+                    } else if v >= beta {
+                        beta = (v + delta).min(INFINITE);
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2 + 5;
+                    if delta > 1500 {
+                        alpha = -INFINITE;
+                        beta = INFINITE;
+                    }
+                }
+                self.root_moves[..=pv_idx].sort_by_key(|r| std::cmp::Reverse(r.score));
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            let best = &self.root_moves[0];
+            result = ThreadResult {
+                depth,
+                score: best.score,
+                seldepth: best.seldepth.max(1) as u32,
+                pv: best.pv.clone(),
+            };
+            shared.nodes.set(index, self.nodes);
+            if let Some(d) = cx.driver.as_deref_mut() {
+                if d.iteration_done(
+                    shared,
+                    depth,
+                    &self.root_moves[..multipv],
+                    self.root_moves.len(),
+                ) {
+                    break;
+                }
+            }
+        }
+        shared.nodes.set(index, self.nodes);
+        // An unfinished iteration's new best move, found with a full window,
+        // is better than the last finished one.
+        let best = &self.root_moves[0];
+        if self.stopped && best.score > -INFINITE && best.mv != result.pv[0] {
+            result.pv = best.pv.clone();
+            result.score = best.score;
+        }
+        result
+    }
+
+    /// The root moves (those of `searchmoves`, if any) in a first order: hash
+    /// move, then the usual ordering.
+    fn init_root_moves<W: BitWord>(&mut self, pos: &Position<W>, cx: &Ctx) {
+        let legal = pos.legal_moves();
+        let only = &cx.shared.limits.searchmoves;
+        let tt_move = cx.shared.tt.probe(pos.hash()).map_or(Move::NONE, |h| h.mv);
+        let mut scored: Vec<(i32, Move)> = legal
+            .iter()
+            .filter(|m| only.is_empty() || only.contains(m))
+            .map(|&m| {
+                let s = if m == tt_move {
+                    i32::MAX
+                } else {
+                    self.score_move(pos, 0, m, Move::NONE)
+                };
+                (s, m)
+            })
+            .collect();
+        if scored.is_empty() {
+            // `searchmoves` named no legal move: search them all.
+            scored = legal.iter().map(|&m| (0, m)).collect();
+        }
+        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+        self.root_moves = scored
+            .into_iter()
+            .map(|(_, m)| RootMove {
+                mv: m,
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                seldepth: 0,
+                pv: vec![m],
+            })
+            .collect();
+    }
+
+    /// Sets `stopped` when `stop` was requested or a limit is reached; the
+    /// main thread looks at its clock and limits every `CHECK_INTERVAL` nodes.
+    #[inline]
+    pub(super) fn check_stop(&mut self, cx: &mut Ctx) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes >= cx.node_budget {
+            cx.shared.signals.stop_threads();
+            self.stopped = true;
+            return true;
+        }
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
+            let shared = cx.shared;
+            shared.nodes.set(cx.index, self.nodes);
+            if shared.signals.stopped() {
+                self.stopped = true;
+                return true;
+            }
+            if let Some(d) = cx.driver.as_deref_mut() {
+                if d.poll(shared) {
+                    shared.signals.stop_threads();
+                    self.stopped = true;
+                }
+                if let Some(n) = shared.limits.nodes {
+                    let others = shared.nodes.total() - self.nodes;
+                    cx.node_budget = n.saturating_sub(others);
+                }
+            }
+        }
+        self.stopped
+    }
+
+    /// Records the positions played before the root in a bit filter, so the
+    /// search asks the position for the full repetition rule only on a hit.
+    fn build_game_filter<W: BitWord>(&mut self, pos: &mut Position<W>) {
+        self.game_filter.iter_mut().for_each(|w| *w = 0);
+        let mut moves = Vec::with_capacity(pos.plies_from_root());
+        while let Some(m) = pos.last_move() {
+            pos.undo_move();
+            let h = pos.hash();
+            self.game_filter[(h as usize % GAME_FILTER_BITS) / 64] |= 1 << (h % 64);
+            moves.push(m);
+            if pos.plies_from_root() == 0 {
+                break;
+            }
+        }
+        for &m in moves.iter().rev() {
+            pos.do_move(m);
+        }
+    }
+
+    /// Whether `key` may have occurred before the root.
+    #[inline(always)]
+    pub(super) fn in_game_filter(&self, key: u64) -> bool {
+        self.game_filter[(key as usize % GAME_FILTER_BITS) / 64] & (1 << (key % 64)) != 0
+    }
+}
