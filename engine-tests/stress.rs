@@ -83,7 +83,11 @@ fn stress(seconds: u64, seed: u64) {
             assert!(!l.starts_with("info string"), "{go}: {l}\n{}", e.tail());
         }
         let mv = last.split_whitespace().nth(1).unwrap_or("").to_string();
-        assert!(legal.contains(&mv), "{go} at {sfen}: illegal {mv}\n{}", e.tail());
+        assert!(
+            legal.contains(&mv),
+            "{go} at {sfen}: illegal {mv}\n{}",
+            e.tail()
+        );
         if go.contains("searchmoves") {
             assert_eq!(mv, legal[0], "searchmoves not honoured");
         }

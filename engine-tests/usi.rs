@@ -578,12 +578,13 @@ fn bestmove_within(e: &mut UsiProcess, d: Duration) -> Option<String> {
 }
 
 /// Every time-control form answers within its budget (measured from sending
-/// `go` to reading `bestmove`, with slack for process scheduling).
+/// `go` to reading `bestmove`, with slack for process scheduling of a quarter
+/// of the budget at most; the engine keeps `NetworkDelay` 50 ms back anyway).
 #[test]
 fn time_controls_keep_their_budget() {
     let _t = timing();
     let mut e = UsiProcess::start();
-    let slack = Duration::from_millis(250);
+    let slack = |budget_ms: u64| Duration::from_millis((budget_ms / 4).min(250));
     silent(&mut e, "usinewgame");
     silent(&mut e, "position startpos moves 7g7f 3c3d");
     for (go, budget_ms) in [
@@ -601,7 +602,7 @@ fn time_controls_keep_their_budget() {
     ] {
         let (m, took) = timed_go(&mut e, go, SECS5 * 4);
         assert!(
-            took < Duration::from_millis(budget_ms) + slack,
+            took < Duration::from_millis(budget_ms) + slack(budget_ms),
             "{go}: {took:?}"
         );
         assert!(
@@ -612,7 +613,21 @@ fn time_controls_keep_their_budget() {
     // White to move: White's clock is the one that counts.
     silent(&mut e, "position startpos moves 7g7f");
     let (_, took) = timed_go(&mut e, "go btime 600000 wtime 800", SECS5);
-    assert!(took < Duration::from_millis(800) + slack, "{took:?}");
+    assert!(took < Duration::from_millis(800) + slack(800), "{took:?}");
+    // Without NetworkDelay the engine's own margin still answers inside the
+    // byoyomi, also with several threads and without main time.
+    silent(&mut e, "setoption name NetworkDelay value 0");
+    for threads in [1, 2] {
+        silent(&mut e, &format!("setoption name Threads value {threads}"));
+        let (_, took) = timed_go(&mut e, "go byoyomi 1000", SECS5);
+        assert!(took < Duration::from_millis(1000), "{threads}: {took:?}");
+        assert!(
+            took > Duration::from_millis(900),
+            "byoyomi unused: {took:?}"
+        );
+    }
+    silent(&mut e, "setoption name NetworkDelay value 50");
+    silent(&mut e, "setoption name Threads value 1");
     // Fixed limits.
     for go in ["go depth 1", "go nodes 1000", "go depth 2 nodes 5000"] {
         timed_go(&mut e, go, SECS5 * 6);
@@ -824,4 +839,37 @@ fn quit_and_eof_exit_cleanly() {
         assert_eq!(e.wait_exit(SECS5), Some(0), "{go}");
         assert_eq!(e.stderr(), "");
     }
+}
+
+/// `go nodes N` stops at N nodes, inside the first iteration too, and its last
+/// `info` line (before `bestmove`) says so; `movestogo` and `searchmoves` are
+/// accepted and answered, `searchmoves` honoured.
+#[test]
+fn node_limits_movestogo_and_searchmoves() {
+    let mut e = UsiProcess::start();
+    silent(&mut e, "position startpos moves 7g7f 3c3d");
+    for n in [50u64, 3000, 40_000] {
+        e.send(&format!("go nodes {n}"));
+        let (lines, _) = e.until(SECS5, |l| l.starts_with("bestmove"));
+        let last = lines.last().expect("an info line before bestmove");
+        let words: Vec<&str> = last.split_whitespace().collect();
+        let at = words.iter().position(|&w| w == "nodes").expect(last);
+        let nodes: u64 = words[at + 1].parse().unwrap();
+        assert_eq!(nodes, n, "{last}");
+    }
+    let (m, _) = timed_go(&mut e, "go btime 2000 wtime 2000 movestogo 2", SECS5);
+    assert!(
+        legal_moves("shogi", None, &["7g7f", "3c3d"]).contains(&m),
+        "{m}"
+    );
+    for only in ["1g1f", "9g9f"] {
+        let (m, _) = timed_go(&mut e, &format!("go searchmoves {only} depth 6"), SECS5);
+        assert_eq!(m, only);
+    }
+    // A bad move in the list is reported and left out; the search still answers.
+    e.send("go searchmoves 1g1f 5e5d depth 4");
+    let (lines, m) = e.until(SECS5, |l| l.starts_with("bestmove"));
+    assert_eq!(m.split_whitespace().nth(1), Some("1g1f"), "{m}");
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    e.quit();
 }

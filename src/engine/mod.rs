@@ -457,3 +457,164 @@ impl Drop for Engine {
         self.finish_within(Duration::from_millis(500));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+    use std::sync::Mutex;
+
+    fn engine() -> (Engine, mpsc::Receiver<Report>) {
+        let (tx, rx) = mpsc::channel();
+        let tx = Mutex::new(tx);
+        let sink: Sink = Arc::new(move |r| {
+            let _ = tx.lock().map(|t| t.send(r));
+        });
+        (Engine::new(sink), rx)
+    }
+
+    fn bestmove(rx: &mpsc::Receiver<Report>) -> Decision {
+        loop {
+            match rx.recv_timeout(Duration::from_secs(10)).expect("bestmove") {
+                Report::BestMove(d) => return d,
+                Report::Error(e) => panic!("error report: {e}"),
+                _ => continue,
+            }
+        }
+    }
+
+    fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn rejected_position_keeps_the_old_one() {
+        let (mut e, _rx) = engine();
+        e.set_position(None, &["7g7f".into()]).unwrap();
+        let before = e.sfen();
+        let err = e.set_position(None, &["7g7f".into(), "3c3d".into(), "1a1b".into()]);
+        assert!(
+            matches!(err, Err(EngineError::Move { index: 3, .. })),
+            "{err:?}"
+        );
+        assert_eq!(e.sfen(), before);
+        assert!(e
+            .set_position(Some("rbnsgk/5p/6/6/P5/KGSNBR b - 1"), &[])
+            .is_err());
+        assert_eq!(e.sfen(), before);
+    }
+
+    #[test]
+    fn variant_change_resets_position() {
+        let (mut e, _rx) = engine();
+        e.set(Setting::Variant(Variant::by_name("judkins").unwrap()))
+            .unwrap();
+        assert_eq!(e.sfen(), "rbnsgk/5p/6/6/P5/KGSNBR b - 1");
+    }
+
+    #[test]
+    fn infinite_holds_until_stop() {
+        let (mut e, rx) = engine();
+        let limits = Limits {
+            infinite: true,
+            depth: Some(1),
+            ..Limits::default()
+        };
+        e.go(limits, &[]).unwrap();
+        assert!(rx
+            .recv_timeout(Duration::from_millis(300))
+            .map_or(true, |r| !matches!(r, Report::BestMove(_))));
+        assert_eq!(e.go(Limits::default(), &[]), Err(EngineError::Busy));
+        e.stop();
+        assert!(matches!(bestmove(&rx), Decision::Move { .. }));
+        e.go(depth(1), &[]).unwrap();
+        assert!(matches!(bestmove(&rx), Decision::Move { .. }));
+    }
+
+    #[test]
+    fn mated_position_resigns() {
+        let (mut e, rx) = engine();
+        // Black king on 1i, mated by a gold on 1h backed by a lance.
+        let sfen = "k8/9/9/9/9/9/8l/8g/8K b - 1";
+        e.set_position(Some(sfen), &[]).unwrap();
+        e.go(Limits::default(), &[]).unwrap();
+        assert_eq!(bestmove(&rx), Decision::Resign);
+    }
+
+    /// Threads and table changes asked for during a search wait for it, then
+    /// take effect; the search itself is not disturbed.
+    #[test]
+    fn settings_wait_for_an_idle_pool() {
+        let (mut e, rx) = engine();
+        e.set(Setting::Threads(3)).unwrap();
+        assert_eq!(e.threads(), 3);
+        e.go(
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            &[],
+        )
+        .unwrap();
+        e.set(Setting::Threads(2)).unwrap();
+        e.set(Setting::HashMb(2)).unwrap();
+        e.set(Setting::ClearHash).unwrap();
+        assert_eq!(e.threads(), 3, "changed under a running search");
+        std::thread::sleep(Duration::from_millis(50));
+        e.stop();
+        assert!(matches!(bestmove(&rx), Decision::Move { .. }));
+        e.wait();
+        assert_eq!(e.threads(), 2);
+        assert_eq!(e.tt.buckets(), (2 << 20) / 32);
+        assert!(e.set(Setting::HashMb(MAX_HASH_MB + 1)).is_err());
+        assert!(e.set(Setting::Threads(MAX_THREADS + 1)).is_err());
+        e.go(depth(3), &[]).unwrap();
+        assert!(matches!(bestmove(&rx), Decision::Move { .. }));
+    }
+
+    /// A table that cannot be had is refused and the old one stays.
+    #[test]
+    fn a_failed_allocation_keeps_the_table() {
+        let (mut e, _rx) = engine();
+        let before = e.tt.buckets();
+        // More than any machine running the tests has, within the option's range.
+        let huge = MAX_HASH_MB;
+        match e.set(Setting::HashMb(huge)) {
+            Err(EngineError::HashAlloc(mb)) => {
+                assert_eq!(mb, huge);
+                assert_eq!(e.tt.buckets(), before);
+            }
+            // A machine with 64 GB to spare: the table was made.
+            Ok(()) => assert_eq!(e.tt.buckets(), (huge << 20) / 32),
+            Err(other) => panic!("{other:?}"),
+        }
+    }
+
+    /// With several threads the answer is legal and `nodes` counts them all.
+    #[test]
+    fn threads_search_together() {
+        let (mut e, rx) = engine();
+        e.set(Setting::Threads(4)).unwrap();
+        e.set_position(None, &["7g7f".into(), "3c3d".into()])
+            .unwrap();
+        e.go(depth(8), &[]).unwrap();
+        let mut last_nodes = 0;
+        let d = loop {
+            match rx.recv_timeout(Duration::from_secs(20)).expect("report") {
+                Report::Info { info, .. } => last_nodes = info.nodes,
+                Report::BestMove(d) => break d,
+                Report::Error(err) => panic!("{err}"),
+                _ => {}
+            }
+        };
+        let Decision::Move { mv, .. } = d else {
+            panic!("{d:?}")
+        };
+        let pos = with_root!(&e.root, p => p.parse_move(&mv).is_ok());
+        assert!(pos, "{mv}");
+        assert!(last_nodes > 0);
+    }
+}
