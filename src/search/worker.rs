@@ -379,6 +379,8 @@ impl Worker {
     #[inline]
     pub(super) fn check_stop(&mut self, cx: &mut Ctx) -> bool {
         if self.stopped {
+            // The node just counted is not searched: `go nodes N` reports N.
+            self.nodes -= 1;
             return true;
         }
         if self.nodes >= cx.node_budget {
