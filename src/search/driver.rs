@@ -41,16 +41,6 @@ impl<'a> Driver<'a> {
         }
     }
 
-    /// Milliseconds since the search started.
-    pub fn elapsed(&self) -> u64 {
-        self.tm.elapsed_total()
-    }
-
-    /// Reports `info`.
-    pub fn report(&mut self, info: &Info) {
-        (self.on_info)(info);
-    }
-
     /// Notices a ponderhit.
     fn follow_ponder(&mut self, shared: &Shared) {
         if self.tm.pondering() && !shared.signals.pondering() {

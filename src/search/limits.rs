@@ -26,10 +26,3 @@ pub struct Limits {
     /// Only these root moves (`searchmoves`); empty = all. Each must be legal.
     pub searchmoves: Vec<Move>,
 }
-
-impl Limits {
-    /// Whether any clock (times, byoyomi or a fixed move time) limits the search.
-    pub fn has_clock(&self) -> bool {
-        self.time != [None, None] || self.byoyomi > 0 || self.movetime.is_some()
-    }
-}

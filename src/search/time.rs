@@ -40,7 +40,6 @@ pub struct TimeManager {
     overhead: u64,
     us: Color,
     game_ply: u32,
-    node_limited: bool,
 }
 
 /// A clock below this many milliseconds spends less than the increment.
@@ -67,7 +66,6 @@ impl TimeManager {
             overhead,
             us,
             game_ply,
-            node_limited: limits.nodes.is_some(),
         };
         tm.budget(limits);
         tm
@@ -160,11 +158,6 @@ impl TimeManager {
     /// Whether the hard limit has passed.
     pub fn hard_expired(&self) -> bool {
         !self.pondering && self.managed && self.elapsed() >= self.maximum
-    }
-
-    /// Whether a node limit applies (then the clock-free search still stops).
-    pub fn node_limited(&self) -> bool {
-        self.node_limited
     }
 
     /// Whether the clock limits this search.

@@ -78,11 +78,6 @@ impl NodeCounters {
     pub fn total(&self) -> u64 {
         self.0.iter().map(|c| c.0.load(Ordering::Relaxed)).sum()
     }
-
-    /// The number of threads counted.
-    pub fn threads(&self) -> usize {
-        self.0.len()
-    }
 }
 
 /// What every thread of one search shares.
