@@ -40,7 +40,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None => {
-            kawari::usi::run_stdio();
+            kawari::protocol::run_stdio();
             ExitCode::SUCCESS
         }
         Some("-h") | Some("--help") | Some("help") => {

@@ -1,6 +1,6 @@
 //! Why the engine refused a request.
 
-use crate::position::{MoveError, SfenError};
+use crate::position::{MoveError, Notation, SfenError};
 use std::fmt;
 
 /// Why the engine refused a request. Messages never echo user input; the
@@ -9,10 +9,12 @@ use std::fmt;
 pub enum EngineError {
     /// A search or perft is running.
     Busy,
-    /// The SFEN does not describe a position of the current variant.
-    Sfen {
+    /// The SFEN or FEN does not describe a position of the current variant.
+    Position {
         /// The current variant.
         variant: &'static str,
+        /// The notation it was written in.
+        notation: Notation,
         /// What is wrong.
         err: SfenError,
     },
@@ -37,7 +39,17 @@ impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EngineError::Busy => write!(f, "a search is running (send stop first)"),
-            EngineError::Sfen { variant, err } => write!(f, "bad SFEN for {variant}: {err}"),
+            EngineError::Position {
+                variant,
+                notation,
+                err,
+            } => {
+                let what = match notation {
+                    Notation::Usi => "SFEN",
+                    Notation::Uci => "FEN",
+                };
+                write!(f, "bad {what} for {variant}: {err}")
+            }
             EngineError::Move { index, err } => write!(f, "move {index} is {err}"),
             EngineError::HashAlloc(mb) => write!(f, "cannot allocate a hash table of {mb} MB"),
             EngineError::OutOfRange(s) | EngineError::Threads(s) => write!(f, "{s}"),

@@ -8,8 +8,8 @@ use crate::core::BitWord;
 use crate::perft;
 use crate::position::Position;
 use crate::search::{
-    choose, ponder_move, to_score, Driver, Info, Limits, NodeCounters, SearchOptions, Shared,
-    Signals, ThreadResult, TranspositionTable, Worker,
+    ponder_move, Driver, Info, Limits, NodeCounters, SearchOptions, Shared, Signals, ThreadResult,
+    TranspositionTable, Worker,
 };
 use crate::variant::Variant;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -48,6 +48,20 @@ impl<W: BitWord> SearchState<W> {
     }
 }
 
+/// What a search is asked to do: everything but the threads that do it.
+pub(super) struct SearchRequest<'a, W: BitWord> {
+    /// The position to search.
+    pub(super) root: &'a Position<W>,
+    /// The shared hash table.
+    pub(super) tt: &'a Arc<TranspositionTable>,
+    /// Stop and ponderhit.
+    pub(super) signals: &'a Arc<Signals>,
+    /// Depth, nodes, clock.
+    pub(super) limits: &'a Limits,
+    /// MultiPV and the rules options.
+    pub(super) opts: &'a SearchOptions,
+}
+
 /// What a multi-threaded search found.
 pub(super) struct Outcome {
     /// The decision, checked for legality.
@@ -56,22 +70,24 @@ pub(super) struct Outcome {
     pub(super) nodes: u64,
 }
 
-/// A search of `root` on every thread of the crew (the caller is thread 0 and
-/// `main` its worker). Reports each finished iteration of the main thread and
-/// a last line for the chosen result through `on_info`; holds the answer
-/// while pondering or in `go infinite`.
-#[allow(clippy::too_many_arguments)]
+/// A search on every thread of the crew (the caller is thread 0 and `main`
+/// its worker). Reports each finished iteration of the main thread and a last
+/// line for the chosen result through `on_info`; holds the answer while
+/// pondering or in `go infinite`.
 pub(super) fn search<W: BitWord>(
-    root: &Position<W>,
-    tt: &Arc<TranspositionTable>,
-    signals: &Arc<Signals>,
-    limits: &Limits,
-    opts: &SearchOptions,
+    req: &SearchRequest<'_, W>,
     main: &mut Worker,
     crew: &Crew,
     sink: &Sink,
     on_info: &mut dyn FnMut(&Info),
 ) -> Outcome {
+    let SearchRequest {
+        root,
+        tt,
+        signals,
+        limits,
+        opts,
+    } = *req;
     if opts.declaration && root.can_declare() {
         signals.hold(limits.infinite);
         return Outcome {
@@ -108,11 +124,10 @@ pub(super) fn search<W: BitWord>(
             }),
         );
     }
-    let started = Instant::now();
+    let shared = state.shared();
+    let mut driver = Driver::new(root, limits, opts, on_info);
     let mut pos = root.clone();
     let run = catch_unwind(AssertUnwindSafe(|| {
-        let shared = state.shared();
-        let mut driver = Driver::new(&pos, limits, opts, on_info);
         main.iterate(&mut pos, &shared, 0, Some(&mut driver))
     }));
     match run {
@@ -130,36 +145,22 @@ pub(super) fn search<W: BitWord>(
         crew.wait(i);
     }
     let results = std::mem::take(&mut *state.results.lock().unwrap_or_else(|p| p.into_inner()));
+    let best = &results[driver.conclude(&results, &shared)];
     let nodes = state.nodes.total();
-    let best = &results[choose(&results)];
-    let v = root.variant();
-    let mut pos = root.clone();
-    let decision = if best.pv.is_empty() {
-        fallback(root)
-    } else {
-        let time_ms = started.elapsed().as_millis() as u64;
-        on_info(&Info {
-            depth: best.depth.max(1) as u32,
-            seldepth: best.seldepth.max(1),
-            multipv: 1,
-            score: to_score(best.score),
-            nodes,
-            time_ms,
-            hashfull: tt.hashfull(),
-            pv: best.pv.clone(),
-        });
-        let mv = best.pv[0];
-        if root.is_legal(mv) {
-            let ponder = ponder_move(&mut pos, tt, best);
+    let decision = match best.pv.first() {
+        None => fallback(root),
+        Some(&mv) if root.is_legal(mv) => {
+            let mut pos = root.clone();
             Decision::Move {
-                mv: mv.to_usi(v),
-                ponder: ponder.map(|p| p.to_usi(v)),
+                mv,
+                ponder: ponder_move(&mut pos, tt, best),
             }
-        } else {
-            log::error!("search answered the illegal move {}", mv.to_usi(v));
+        }
+        Some(&mv) => {
+            let text = mv.to_usi(root.variant());
+            log::error!("search answered the illegal move {text}");
             sink(Report::Error(format!(
-                "search answered the illegal move {}",
-                mv.to_usi(v)
+                "search answered the illegal move {text}"
             )));
             fallback(root)
         }
@@ -170,48 +171,32 @@ pub(super) fn search<W: BitWord>(
 /// A legal move when the search has none to give (it panicked).
 pub(super) fn fallback<W: BitWord>(root: &Position<W>) -> Decision {
     match root.legal_moves().first() {
-        Some(m) => Decision::Move {
-            mv: m.to_usi(root.variant()),
-            ponder: None,
-        },
+        Some(&mv) => Decision::Move { mv, ponder: None },
         None => Decision::Resign,
     }
 }
 
 /// The `go` job: search, report, answer.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn go<W: BitWord>(
-    root: &Position<W>,
-    tt: &Arc<TranspositionTable>,
-    signals: &Arc<Signals>,
-    limits: &Limits,
-    opts: &SearchOptions,
+    req: &SearchRequest<'_, W>,
     main: &mut Worker,
     crew: &Crew,
     sink: &Sink,
     done: &AtomicBool,
 ) {
-    let v = root.variant();
+    let variant = req.root.variant();
     let mut on_info = |info: &Info| {
-        let pv = info.pv.iter().map(|m| m.to_usi(v)).collect();
         sink(Report::Info {
             info: info.clone(),
-            pv,
-        });
+            variant,
+        })
     };
-    let out = search(
-        root,
-        tt,
-        signals,
-        limits,
-        opts,
-        main,
-        crew,
-        sink,
-        &mut on_info,
-    );
+    let out = search(req, main, crew, sink, &mut on_info);
     done.store(true, Ordering::SeqCst);
-    sink(Report::BestMove(out.decision));
+    sink(Report::BestMove {
+        decision: out.decision,
+        variant,
+    });
 }
 
 /// `go perft`: divide at the root, checking `stop` between subtrees.
@@ -222,7 +207,7 @@ pub(super) fn perft<W: BitWord>(
     sink: &Sink,
     done: &AtomicBool,
 ) {
-    let v = pos.variant();
+    let variant = pos.variant();
     let mut total = 0;
     if depth == 0 {
         total = 1;
@@ -237,8 +222,9 @@ pub(super) fn perft<W: BitWord>(
                 return;
             };
             sink(Report::PerftMove {
-                mv: m.to_usi(v),
+                mv: m,
                 nodes: n,
+                variant,
             });
             total += n;
         }
@@ -340,12 +326,18 @@ pub(super) fn bench(
             crew.run(h, Box::new(|w: &mut Worker| w.clear()));
             crew.wait(h);
         }
-        let root = super::RootPosition::from_sfen(v, sfen);
-        let Ok(root) = root else {
+        let Ok(root) = super::RootPosition::from_sfen(v, sfen) else {
             continue;
         };
         let nodes = crate::with_root!(&root, pos => {
-            search(pos, &tt, signals, &limits, &opts, main, crew, sink, &mut |_| {}).nodes
+            let req = SearchRequest {
+                root: pos,
+                tt: &tt,
+                signals,
+                limits: &limits,
+                opts: &opts,
+            };
+            search(&req, main, crew, sink, &mut |_| {}).nodes
         });
         total += nodes;
         say(format!(

@@ -19,10 +19,8 @@ pub use pool::{panic_message, Crew, PanicSink, Pool, Task};
 pub use report::{Decision, Report, Sink};
 pub use root::RootPosition;
 
-use crate::position::{Move, Position};
 use crate::search::{Limits, SearchOptions, Signals, TranspositionTable, Worker};
 use crate::variant::Variant;
-use crate::width::Width;
 use crate::with_root;
 use jobs::JobControl;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -90,20 +88,6 @@ pub struct Engine {
     pool: Pool,
     job: Option<JobControl>,
     pending: Pending,
-}
-
-impl RootPosition {
-    /// The position of `v` from `sfen`.
-    pub fn from_sfen(v: &'static Variant, sfen: &str) -> Result<RootPosition, EngineError> {
-        let err = |err| EngineError::Sfen {
-            variant: v.name(),
-            err,
-        };
-        Ok(match Width::for_variant(v) {
-            Width::W64 => RootPosition::W64(Box::new(Position::from_sfen(v, sfen).map_err(err)?)),
-            Width::W128 => RootPosition::W128(Box::new(Position::from_sfen(v, sfen).map_err(err)?)),
-        })
-    }
 }
 
 impl Engine {
@@ -260,28 +244,23 @@ impl Engine {
         self.pool.crew().each(Worker::clear);
     }
 
-    /// Sets the position from an SFEN (`None` = the variant's start) and moves.
-    /// All or nothing: on error the previous position stays.
-    pub fn set_position(
-        &mut self,
-        sfen: Option<&str>,
-        moves: &[String],
-    ) -> Result<(), EngineError> {
-        let v = self.variant;
-        let mut root = match sfen {
-            None => RootPosition::startpos(v),
-            Some(s) => RootPosition::from_sfen(v, s)?,
-        };
-        with_root!(&mut root, pos => {
-            for (i, text) in moves.iter().enumerate() {
-                let m = pos
-                    .parse_move(text)
-                    .map_err(|err| EngineError::Move { index: i + 1, err })?;
-                pos.do_move(m);
-            }
-        });
+    /// Sets the position (of the current variant; see `RootPosition` for
+    /// reading one from text). On error the previous position stays.
+    pub fn set_position(&mut self, root: RootPosition) -> Result<(), EngineError> {
+        if root.variant().name() != self.variant.name() {
+            return Err(EngineError::OutOfRange(format!(
+                "a position of {} while playing {}",
+                root.variant().name(),
+                self.variant.name()
+            )));
+        }
         self.root = root;
         Ok(())
+    }
+
+    /// The position the next search starts from.
+    pub fn root(&self) -> &RootPosition {
+        &self.root
     }
 
     /// The position as SFEN.
@@ -331,25 +310,22 @@ impl Engine {
 
     /// Starts a search. Exactly one `Report::BestMove` follows; while
     /// pondering or in `infinite` mode it waits for `ponderhit` or `stop` even
-    /// when the search ends earlier. `searchmoves` restricts the root moves;
-    /// malformed or illegal ones are reported and left out.
-    pub fn go(&mut self, mut limits: Limits, searchmoves: &[String]) -> Result<(), EngineError> {
+    /// when the search ends earlier. `limits.searchmoves`, if any, must be
+    /// legal moves of the root.
+    pub fn go(&mut self, limits: Limits) -> Result<(), EngineError> {
         if self.is_busy() {
             return Err(EngineError::Busy);
         }
-        limits.searchmoves = with_root!(&self.root, pos => {
-            let mut only: Vec<Move> = Vec::new();
-            for (i, text) in searchmoves.iter().enumerate() {
-                match pos.parse_move(text) {
-                    Ok(m) => only.push(m),
-                    Err(err) => (self.sink)(Report::Error(format!(
-                        "searchmoves: move {} is {err}; left out",
-                        i + 1
-                    ))),
-                }
-            }
-            only
-        });
+        if let Some(&m) = limits
+            .searchmoves
+            .iter()
+            .find(|&&m| !with_root!(&self.root, pos => pos.is_legal(m)))
+        {
+            let text = m.to_usi(self.variant);
+            return Err(EngineError::OutOfRange(format!(
+                "searchmoves: {text} is not legal here"
+            )));
+        }
         let root = self.root.clone();
         let tt = self.tt.clone();
         let opts = self.opts.clone();
@@ -358,7 +334,14 @@ impl Engine {
         self.start(ponder, move |w, crew, signals, done| {
             let run = catch_unwind(AssertUnwindSafe(|| {
                 with_root!(&root, pos => {
-                    jobs::go(pos, &tt, signals, &limits, &opts, w, crew, &sink, done)
+                    let req = jobs::SearchRequest {
+                        root: pos,
+                        tt: &tt,
+                        signals,
+                        limits: &limits,
+                        opts: &opts,
+                    };
+                    jobs::go(&req, w, crew, &sink, done)
                 })
             }));
             // The search catches its own panics; this is for the rest of the
@@ -367,8 +350,11 @@ impl Engine {
                 if !done.swap(true, Ordering::SeqCst) {
                     let msg = panic_message(p.as_ref());
                     sink(Report::Error(format!("search job panicked: {msg}")));
-                    let d = with_root!(&root, pos => jobs::fallback(pos));
-                    sink(Report::BestMove(d));
+                    let decision = with_root!(&root, pos => jobs::fallback(pos));
+                    sink(Report::BestMove {
+                        decision,
+                        variant: root.variant(),
+                    });
                 }
             }
         });
@@ -461,6 +447,7 @@ impl Drop for Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::Notation;
     use std::sync::mpsc;
     use std::sync::Mutex;
 
@@ -473,10 +460,22 @@ mod tests {
         (Engine::new(sink), rx)
     }
 
+    /// `position` as the protocol does it, in USI notation.
+    fn set_position(e: &mut Engine, sfen: Option<&str>, moves: &[&str]) -> Result<(), EngineError> {
+        let v = e.variant();
+        let mut root = match sfen {
+            None => RootPosition::startpos(v),
+            Some(s) => RootPosition::from_sfen(v, s)?,
+        };
+        let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        root.play(Notation::Usi, &moves)?;
+        e.set_position(root)
+    }
+
     fn bestmove(rx: &mpsc::Receiver<Report>) -> Decision {
         loop {
             match rx.recv_timeout(Duration::from_secs(10)).expect("bestmove") {
-                Report::BestMove(d) => return d,
+                Report::BestMove { decision, .. } => return decision,
                 Report::Error(e) => panic!("error report: {e}"),
                 _ => continue,
             }
@@ -493,17 +492,17 @@ mod tests {
     #[test]
     fn rejected_position_keeps_the_old_one() {
         let (mut e, _rx) = engine();
-        e.set_position(None, &["7g7f".into()]).unwrap();
+        set_position(&mut e, None, &["7g7f"]).unwrap();
         let before = e.sfen();
-        let err = e.set_position(None, &["7g7f".into(), "3c3d".into(), "1a1b".into()]);
+        let err = set_position(&mut e, None, &["7g7f", "3c3d", "1a1b"]);
         assert!(
             matches!(err, Err(EngineError::Move { index: 3, .. })),
             "{err:?}"
         );
         assert_eq!(e.sfen(), before);
-        assert!(e
-            .set_position(Some("rbnsgk/5p/6/6/P5/KGSNBR b - 1"), &[])
-            .is_err());
+        assert!(set_position(&mut e, Some("rbnsgk/5p/6/6/P5/KGSNBR b - 1"), &[]).is_err());
+        let judkins = RootPosition::startpos(Variant::by_name("judkins").unwrap());
+        assert!(e.set_position(judkins).is_err());
         assert_eq!(e.sfen(), before);
     }
 
@@ -523,14 +522,14 @@ mod tests {
             depth: Some(1),
             ..Limits::default()
         };
-        e.go(limits, &[]).unwrap();
+        e.go(limits).unwrap();
         assert!(rx
             .recv_timeout(Duration::from_millis(300))
-            .map_or(true, |r| !matches!(r, Report::BestMove(_))));
-        assert_eq!(e.go(Limits::default(), &[]), Err(EngineError::Busy));
+            .map_or(true, |r| !matches!(r, Report::BestMove { .. })));
+        assert_eq!(e.go(Limits::default()), Err(EngineError::Busy));
         e.stop();
         assert!(matches!(bestmove(&rx), Decision::Move { .. }));
-        e.go(depth(1), &[]).unwrap();
+        e.go(depth(1)).unwrap();
         assert!(matches!(bestmove(&rx), Decision::Move { .. }));
     }
 
@@ -539,8 +538,8 @@ mod tests {
         let (mut e, rx) = engine();
         // Black king on 1i, mated by a gold on 1h backed by a lance.
         let sfen = "k8/9/9/9/9/9/8l/8g/8K b - 1";
-        e.set_position(Some(sfen), &[]).unwrap();
-        e.go(Limits::default(), &[]).unwrap();
+        set_position(&mut e, Some(sfen), &[]).unwrap();
+        e.go(Limits::default()).unwrap();
         assert_eq!(bestmove(&rx), Decision::Resign);
     }
 
@@ -551,13 +550,10 @@ mod tests {
         let (mut e, rx) = engine();
         e.set(Setting::Threads(3)).unwrap();
         assert_eq!(e.threads(), 3);
-        e.go(
-            Limits {
-                infinite: true,
-                ..Limits::default()
-            },
-            &[],
-        )
+        e.go(Limits {
+            infinite: true,
+            ..Limits::default()
+        })
         .unwrap();
         e.set(Setting::Threads(2)).unwrap();
         e.set(Setting::HashMb(2)).unwrap();
@@ -571,7 +567,7 @@ mod tests {
         assert_eq!(e.tt.buckets(), (2 << 20) / 32);
         assert!(e.set(Setting::HashMb(MAX_HASH_MB + 1)).is_err());
         assert!(e.set(Setting::Threads(MAX_THREADS + 1)).is_err());
-        e.go(depth(3), &[]).unwrap();
+        e.go(depth(3)).unwrap();
         assert!(matches!(bestmove(&rx), Decision::Move { .. }));
     }
 
@@ -598,14 +594,13 @@ mod tests {
     fn threads_search_together() {
         let (mut e, rx) = engine();
         e.set(Setting::Threads(4)).unwrap();
-        e.set_position(None, &["7g7f".into(), "3c3d".into()])
-            .unwrap();
-        e.go(depth(8), &[]).unwrap();
+        set_position(&mut e, None, &["7g7f", "3c3d"]).unwrap();
+        e.go(depth(8)).unwrap();
         let mut last_nodes = 0;
         let d = loop {
             match rx.recv_timeout(Duration::from_secs(20)).expect("report") {
                 Report::Info { info, .. } => last_nodes = info.nodes,
-                Report::BestMove(d) => break d,
+                Report::BestMove { decision, .. } => break decision,
                 Report::Error(err) => panic!("{err}"),
                 _ => {}
             }
@@ -613,8 +608,8 @@ mod tests {
         let Decision::Move { mv, .. } = d else {
             panic!("{d:?}")
         };
-        let pos = with_root!(&e.root, p => p.parse_move(&mv).is_ok());
-        assert!(pos, "{mv}");
+        let legal = with_root!(&e.root, p => p.is_legal(mv));
+        assert!(legal, "{mv:?}");
         assert!(last_nodes > 0);
     }
 }

@@ -1,27 +1,38 @@
 //! What the engine says, as typed values: the protocol layer turns them into
-//! text.
+//! text in its own notation.
 
+use crate::position::Move;
 use crate::search::Info;
+use crate::variant::Variant;
 use std::sync::Arc;
 
-/// What the engine reports, in order, through its sink.
+/// What the engine reports, in order, through its sink. Reports that carry
+/// moves carry the variant they are moves of (a variant change made during a
+/// search applies after it).
 #[derive(Clone, Debug)]
 pub enum Report {
-    /// Search progress; `pv` is `info.pv` in USI notation.
+    /// Search progress.
     Info {
         /// The search's report.
         info: Info,
-        /// The principal variation as USI moves.
-        pv: Vec<String>,
+        /// The variant of `info.pv`.
+        variant: &'static Variant,
     },
     /// The one answer to a search `go`.
-    BestMove(Decision),
+    BestMove {
+        /// What to play.
+        decision: Decision,
+        /// The variant of its moves.
+        variant: &'static Variant,
+    },
     /// One root move of `go perft` and its count.
     PerftMove {
-        /// The move in USI notation.
-        mv: String,
+        /// The move.
+        mv: Move,
         /// Leaf count below it.
         nodes: u64,
+        /// The variant of `mv`.
+        variant: &'static Variant,
     },
     /// The total of `go perft`.
     PerftTotal(u64),
@@ -34,17 +45,17 @@ pub enum Report {
     Error(String),
 }
 
-/// A search's decision, ready to print.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A search's decision.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Decision {
     /// Play `mv`, expecting `ponder`.
     Move {
-        /// The move in USI notation.
-        mv: String,
+        /// The move, legal in the searched position.
+        mv: Move,
         /// The expected reply, if any.
-        ponder: Option<String>,
+        ponder: Option<Move>,
     },
-    /// No legal move, or lost beyond doubt.
+    /// No legal move.
     Resign,
     /// The entering-king declaration holds.
     Win,

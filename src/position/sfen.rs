@@ -40,6 +40,8 @@ pub enum SfenError {
     TwoPawns { color: Color, file: usize },
     /// The side that just moved is in check.
     OpponentInCheck,
+    /// A FEN field around the board is wrong (FEN is read through SFEN).
+    BadFen(String),
 }
 
 impl fmt::Display for SfenError {
@@ -47,6 +49,7 @@ impl fmt::Display for SfenError {
         use SfenError::*;
         match self {
             FieldCount(n) => write!(f, "expected 4 fields (board side hand move), found {n}"),
+            BadFen(what) => write!(f, "{what}"),
             RankCount { expected, found } => {
                 write!(f, "expected {expected} ranks, found {found}")
             }

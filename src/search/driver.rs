@@ -127,6 +127,28 @@ impl<'a> Driver<'a> {
     }
 }
 
+impl Driver<'_> {
+    /// The search is over: picks the thread whose result to play (`choose`)
+    /// and reports that line with the nodes of every thread. Returns its index.
+    pub fn conclude(&mut self, results: &[ThreadResult], shared: &Shared) -> usize {
+        let i = choose(results);
+        let best = &results[i];
+        if !best.pv.is_empty() {
+            (self.on_info)(&Info {
+                depth: best.depth.max(1) as u32,
+                seldepth: best.seldepth.max(1),
+                multipv: 1,
+                score: to_score(best.score),
+                nodes: shared.nodes.total(),
+                time_ms: self.tm.elapsed_total(),
+                hashfull: shared.tt.hashfull(),
+                pv: best.pv.clone(),
+            });
+        }
+        i
+    }
+}
+
 /// The move to play from the threads' results: each thread votes for its
 /// move with its score above the worst and its depth, so a deeper or better
 /// line from a helper can win; a proven win is taken as it is.

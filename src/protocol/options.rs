@@ -1,7 +1,8 @@
-//! The USI options: what `usi` lists, and how `setoption` names and values map
-//! onto engine `Setting`s.
+//! The options: what `usi` and `uci` list, and how `setoption` names and
+//! values map onto engine `Setting`s. Each option has its USI name and, if UCI
+//! offers it, its UCI name; `setoption` accepts every name in both dialects.
 
-use super::clip;
+use super::{clip, Dialect};
 use crate::engine::{Setting, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
 use crate::search::SearchOptions;
 use crate::variant::Variant;
@@ -30,10 +31,13 @@ enum Id {
     ClearHash,
 }
 
-/// One option: its listed name, names also accepted, type.
+/// One option: its listed names, names also accepted, type.
 struct Spec {
     id: Id,
+    /// The name `usi` lists.
     name: &'static str,
+    /// The name `uci` lists; `None` where UCI has no use for the option.
+    uci: Option<&'static str>,
     aliases: &'static [&'static str],
     ty: Type,
 }
@@ -52,7 +56,8 @@ fn specs() -> [Spec; 9] {
         Spec {
             id: Id::Variant,
             name: "USI_Variant",
-            aliases: &["UCI_Variant"],
+            uci: Some("UCI_Variant"),
+            aliases: &[],
             ty: Type::Combo(
                 Variant::default_variant().name(),
                 Variant::all().iter().map(|v| v.name()).collect(),
@@ -61,7 +66,8 @@ fn specs() -> [Spec; 9] {
         Spec {
             id: Id::Hash,
             name: "USI_Hash",
-            aliases: &["Hash"],
+            uci: Some("Hash"),
+            aliases: &[],
             ty: Type::Spin {
                 default: DEFAULT_HASH_MB as i64,
                 min: 1,
@@ -71,12 +77,14 @@ fn specs() -> [Spec; 9] {
         Spec {
             id: Id::Ponder,
             name: "USI_Ponder",
-            aliases: &["Ponder"],
+            uci: Some("Ponder"),
+            aliases: &[],
             ty: Type::Check(false),
         },
         Spec {
             id: Id::MultiPv,
             name: "MultiPV",
+            uci: Some("MultiPV"),
             aliases: &["USI_MultiPV"],
             ty: Type::Spin {
                 default: 1,
@@ -87,6 +95,7 @@ fn specs() -> [Spec; 9] {
         Spec {
             id: Id::Threads,
             name: "Threads",
+            uci: Some("Threads"),
             aliases: &[],
             ty: Type::Spin {
                 default: 1,
@@ -97,6 +106,7 @@ fn specs() -> [Spec; 9] {
         Spec {
             id: Id::MaxMovesToDraw,
             name: "MaxMovesToDraw",
+            uci: Some("MaxMovesToDraw"),
             aliases: &[],
             ty: Type::Spin {
                 default: d.max_moves_to_draw as i64,
@@ -107,7 +117,8 @@ fn specs() -> [Spec; 9] {
         Spec {
             id: Id::NetworkDelay,
             name: "NetworkDelay",
-            aliases: &["Move Overhead", "MoveOverhead"],
+            uci: Some("Move Overhead"),
+            aliases: &["MoveOverhead"],
             ty: Type::Spin {
                 default: d.move_overhead as i64,
                 min: 0,
@@ -117,6 +128,7 @@ fn specs() -> [Spec; 9] {
         Spec {
             id: Id::EnteringKingRule,
             name: "EnteringKingRule",
+            uci: None,
             aliases: &[],
             ty: Type::Combo(
                 if d.declaration {
@@ -130,17 +142,22 @@ fn specs() -> [Spec; 9] {
         Spec {
             id: Id::ClearHash,
             name: "Clear_Hash",
-            aliases: &[],
+            uci: Some("Clear Hash"),
+            aliases: &["ClearHash"],
             ty: Type::Button,
         },
     ]
 }
 
-/// The `option name ...` lines that `usi` prints.
-pub fn option_lines() -> Vec<String> {
+/// The `option name ...` lines that `usi` or `uci` prints.
+pub fn option_lines(dialect: Dialect) -> Vec<String> {
     specs()
         .iter()
-        .map(|s| {
+        .filter_map(|s| {
+            let name = match dialect {
+                Dialect::Usi => s.name,
+                Dialect::Uci => s.uci?,
+            };
             let ty = match &s.ty {
                 Type::Check(d) => format!("type check default {d}"),
                 Type::Spin { default, min, max } => {
@@ -152,7 +169,7 @@ pub fn option_lines() -> Vec<String> {
                 }
                 Type::Button => "type button".to_string(),
             };
-            format!("option name {} {ty}", s.name)
+            Some(format!("option name {name} {ty}"))
         })
         .collect()
 }
@@ -203,6 +220,7 @@ pub fn setting(name: &str, value: Option<&str>) -> Result<Setting, OptionError> 
         .iter()
         .find(|s| {
             s.name.eq_ignore_ascii_case(name)
+                || s.uci.is_some_and(|u| u.eq_ignore_ascii_case(name))
                 || s.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
         })
         .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
@@ -277,7 +295,7 @@ mod tests {
 
     #[test]
     fn listing_has_every_option_once() {
-        let lines = option_lines();
+        let lines = option_lines(Dialect::Usi);
         for name in [
             "USI_Variant",
             "USI_Hash",
@@ -305,6 +323,31 @@ mod tests {
             "default shogi var shogi var judkins var yarishogi var heian var heian9x8 var heian8x9 var heian8x8"
         ));
         assert!(lines.iter().all(|l| l.is_ascii()));
+    }
+
+    #[test]
+    fn uci_lists_its_own_names() {
+        let lines = option_lines(Dialect::Uci);
+        for name in [
+            "UCI_Variant",
+            "Hash",
+            "Ponder",
+            "MultiPV",
+            "Threads",
+            "Move Overhead",
+            "Clear Hash",
+        ] {
+            let prefix = format!("option name {name} type ");
+            assert_eq!(
+                lines.iter().filter(|l| l.starts_with(&prefix)).count(),
+                1,
+                "{name}"
+            );
+        }
+        assert!(!lines
+            .iter()
+            .any(|l| l.contains("USI_") || l.contains("EnteringKingRule")));
+        assert!(lines.contains(&"option name Clear Hash type button".to_string()));
     }
 
     #[test]
@@ -397,6 +440,14 @@ mod tests {
             setting("Clear_Hash", None),
             Ok(Setting::ClearHash)
         ));
+        assert!(matches!(
+            setting("Clear Hash", None),
+            Ok(Setting::ClearHash)
+        ));
+        assert!(matches!(
+            setting("Ponder", Some("true")),
+            Ok(Setting::Ponder(true))
+        ));
         match setting("UCI_Variant", Some("judkins")) {
             Ok(Setting::Variant(v)) => assert_eq!(v.name(), "judkins"),
             other => panic!("{other:?}"),
@@ -414,9 +465,11 @@ mod tests {
 
     #[test]
     fn every_variant_is_listed() {
-        let line = &option_lines()[0];
-        for v in Variant::all() {
-            assert!(line.contains(&format!(" var {}", v.name())), "{line}");
+        for d in [Dialect::Usi, Dialect::Uci] {
+            let line = &option_lines(d)[0];
+            for v in Variant::all() {
+                assert!(line.contains(&format!(" var {}", v.name())), "{line}");
+            }
         }
     }
 }

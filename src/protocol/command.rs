@@ -1,14 +1,15 @@
-//! USI input lines as typed commands: `parse` is a pure function from one line
-//! to a `Command` or a `ParseError` that says what is wrong.
+//! Input lines as typed commands, in either dialect (the commands are the same
+//! but for a few words): `parse` is a pure function from one line to a
+//! `Command` or a `ParseError` that says what is wrong.
 
-use super::clip;
+use super::{clip, Dialect};
 use std::fmt;
 
-/// One line of USI input, understood.
+/// One line of input, understood.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    /// `usi`: identify and list options.
-    Usi,
+    /// `usi` or `uci`: speak that dialect, identify, list options.
+    Hello(Dialect),
     /// `isready`: answer `readyok`.
     IsReady,
     /// `setoption name <id> [value <x>]`; both may contain spaces.
@@ -18,12 +19,12 @@ pub enum Command {
         /// The value, if any (buttons have none).
         value: Option<String>,
     },
-    /// `usinewgame`.
-    UsiNewGame,
-    /// `position startpos | sfen <sfen> [moves ...]`.
+    /// `usinewgame` or `ucinewgame`.
+    NewGame,
+    /// `position startpos | sfen <sfen> | fen <fen> [moves ...]`.
     Position {
-        /// The SFEN, or `None` for `startpos`.
-        sfen: Option<String>,
+        /// Where the game starts.
+        start: Start,
         /// Moves to play from there, as sent.
         moves: Vec<String>,
     },
@@ -45,6 +46,17 @@ pub enum Command {
     Eval,
     /// An empty line: nothing to do.
     Empty,
+}
+
+/// The start of a `position` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// `startpos`: the variant's start position.
+    StartPos,
+    /// `sfen <sfen>`.
+    Sfen(String),
+    /// `fen <fen>` (Fairy-Stockfish's FEN).
+    Fen(String),
 }
 
 /// What a `go` asks for.
@@ -121,7 +133,7 @@ pub enum ParseError {
     },
     /// `setoption` without `name <id>`.
     SetOptionSyntax,
-    /// `position` not followed by `startpos` or `sfen <sfen>`.
+    /// `position` not followed by `startpos`, `sfen <sfen>` or `fen <fen>`.
     PositionSyntax(String),
     /// A `go` or `ponderhit` keyword is missing its value.
     MissingValue(&'static str),
@@ -149,7 +161,7 @@ impl fmt::Display for ParseError {
             SetOptionSyntax => write!(f, "expected 'setoption name <id> [value <x>]'"),
             PositionSyntax(got) => write!(
                 f,
-                "expected 'position startpos|sfen <sfen> [moves ...]', got '{}'",
+                "expected 'position startpos|sfen <sfen>|fen <fen> [moves ...]', got '{}'",
                 clip(got)
             ),
             MissingValue(field) => write!(f, "'{field}' needs a value"),
@@ -182,9 +194,11 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         }),
     };
     match head {
-        "usi" => bare("usi", Command::Usi),
+        "usi" => bare("usi", Command::Hello(Dialect::Usi)),
+        "uci" => bare("uci", Command::Hello(Dialect::Uci)),
         "isready" => bare("isready", Command::IsReady),
-        "usinewgame" => bare("usinewgame", Command::UsiNewGame),
+        "usinewgame" => bare("usinewgame", Command::NewGame),
+        "ucinewgame" => bare("ucinewgame", Command::NewGame),
         "stop" => bare("stop", Command::Stop),
         "quit" => bare("quit", Command::Quit),
         "d" => bare("d", Command::Display),
@@ -233,9 +247,9 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, ParseError> {
 }
 
 fn parse_position(rest: &[&str]) -> Result<Command, ParseError> {
-    let (sfen, after) = match rest.first() {
-        Some(&"startpos") => (None, &rest[1..]),
-        Some(&"sfen") => {
+    let (start, after) = match rest.first() {
+        Some(&"startpos") => (Start::StartPos, &rest[1..]),
+        Some(&kw @ ("sfen" | "fen")) => {
             let end = rest
                 .iter()
                 .position(|&w| w == "moves")
@@ -243,7 +257,13 @@ fn parse_position(rest: &[&str]) -> Result<Command, ParseError> {
             if end == 1 {
                 return Err(ParseError::PositionSyntax(rest.join(" ")));
             }
-            (Some(rest[1..end].join(" ")), &rest[end..])
+            let text = rest[1..end].join(" ");
+            let start = if kw == "sfen" {
+                Start::Sfen(text)
+            } else {
+                Start::Fen(text)
+            };
+            (start, &rest[end..])
         }
         _ => return Err(ParseError::PositionSyntax(rest.join(" "))),
     };
@@ -252,7 +272,7 @@ fn parse_position(rest: &[&str]) -> Result<Command, ParseError> {
         Some(&"moves") => after[1..].iter().map(|s| s.to_string()).collect(),
         Some(_) => return Err(ParseError::PositionSyntax(after.join(" "))),
     };
-    Ok(Command::Position { sfen, moves })
+    Ok(Command::Position { start, moves })
 }
 
 /// Reads a non-negative number; negative values are reported by the caller.
@@ -402,9 +422,11 @@ mod tests {
 
     #[test]
     fn simple_commands() {
-        assert_eq!(ok("usi"), Command::Usi);
+        assert_eq!(ok("usi"), Command::Hello(Dialect::Usi));
+        assert_eq!(ok("uci"), Command::Hello(Dialect::Uci));
+        assert_eq!(ok("ucinewgame"), Command::NewGame);
         assert_eq!(ok("  isready \r"), Command::IsReady);
-        assert_eq!(ok("usinewgame"), Command::UsiNewGame);
+        assert_eq!(ok("usinewgame"), Command::NewGame);
         assert_eq!(ok("stop"), Command::Stop);
         assert_eq!(ok("quit"), Command::Quit);
         assert_eq!(ok("d"), Command::Display);
@@ -416,7 +438,6 @@ mod tests {
             parse("isready now"),
             Err(ParseError::UnexpectedArgument { .. })
         ));
-        assert!(matches!(parse("uci"), Err(ParseError::UnknownCommand(_))));
         assert!(matches!(parse("USI"), Err(ParseError::UnknownCommand(_))));
     }
 
@@ -467,28 +488,28 @@ mod tests {
         assert_eq!(
             ok("position startpos"),
             Command::Position {
-                sfen: None,
+                start: Start::StartPos,
                 moves: vec![]
             }
         );
         assert_eq!(
             ok("position startpos moves 7g7f 3c3d"),
             Command::Position {
-                sfen: None,
+                start: Start::StartPos,
                 moves: vec!["7g7f".into(), "3c3d".into()]
             }
         );
         assert_eq!(
             ok("position sfen 4k/5 b - 1 moves"),
             Command::Position {
-                sfen: Some("4k/5 b - 1".into()),
+                start: Start::Sfen("4k/5 b - 1".into()),
                 moves: vec![]
             }
         );
         assert_eq!(
             ok("position   sfen a  b c moves x\r"),
             Command::Position {
-                sfen: Some("a b c".into()),
+                start: Start::Sfen("a b c".into()),
                 moves: vec!["x".into()]
             }
         );
@@ -497,6 +518,15 @@ mod tests {
         assert!(parse("position sfen moves 7g7f").is_err());
         assert!(parse("position startpos 7g7f").is_err());
         assert!(parse("position start").is_err());
+        assert_eq!(
+            ok("position fen rbnsgk/5p/6/6/P5/KGSNBR[-] w - - 0 1 moves a2a3"),
+            Command::Position {
+                start: Start::Fen("rbnsgk/5p/6/6/P5/KGSNBR[-] w - - 0 1".into()),
+                moves: vec!["a2a3".into()]
+            }
+        );
+        assert!(parse("position fen").is_err());
+        assert!(parse("position fen moves a2a3").is_err());
     }
 
     #[test]
@@ -585,6 +615,9 @@ mod tests {
 
     const WORDS: &[&str] = &[
         "usi",
+        "uci",
+        "ucinewgame",
+        "fen",
         "isready",
         "setoption",
         "name",

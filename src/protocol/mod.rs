@@ -1,16 +1,20 @@
-//! The USI protocol front end: a reader thread turns stdin into lines, `parse`
-//! turns lines into `Command`s, the session hands them to the `Engine` and
-//! prints what comes back. Bad input of any kind is answered by one
-//! `info string error: ...` line and the session goes on; EOF acts as `quit`.
+//! The protocol front end, in two dialects: USI, and UCI as Fairy-Stockfish
+//! speaks it (the first `usi` or `uci` chooses; USI until then). A reader
+//! thread turns stdin into lines, `parse` turns lines into `Command`s, the
+//! session hands them to the `Engine` and prints what comes back in its
+//! dialect. Bad input of any kind is answered by one `info string error: ...`
+//! line and the session goes on; EOF acts as `quit`.
 
 mod command;
+mod dialect;
 mod options;
 
-pub use command::{parse, Clock, Command, GameResult, Go, GoSearch, ParseError};
+pub use command::{parse, Clock, Command, GameResult, Go, GoSearch, ParseError, Start};
+pub use dialect::Dialect;
 pub use options::{option_lines, setting, OptionError};
 
-use crate::engine::{Decision, Engine, EngineError, Report, Sink};
-use crate::search::{Info, Limits, Score};
+use crate::engine::{Engine, EngineError, Report, RootPosition, Setting, Sink};
+use crate::search::Limits;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{mpsc, Arc, Mutex};
@@ -92,7 +96,7 @@ impl Out {
     }
 }
 
-/// Runs the USI loop on stdin/stdout until `quit` or EOF. Panics are logged
+/// Runs the protocol loop on stdin/stdout until `quit` or EOF. Panics are logged
 /// (stderr stays quiet unless `RUST_LOG` is set) and reported on stdout as
 /// `info string error` lines by whoever catches them.
 pub fn run_stdio() {
@@ -100,7 +104,7 @@ pub fn run_stdio() {
     run(std::io::stdin(), std::io::stdout());
 }
 
-/// Runs the USI loop on any input and output until `quit` or end of input.
+/// Runs the protocol loop on any input and output until `quit` or end of input.
 pub fn run<R, W>(input: R, output: W)
 where
     R: Read + Send + 'static,
@@ -208,16 +212,28 @@ pub fn read_line_capped<R: BufRead>(
 struct Session {
     out: Out,
     engine: Engine,
+    /// Shared with the report sink, which prints from the engine's threads.
+    dialect: Arc<Mutex<Dialect>>,
 }
 
 impl Session {
     fn new(out: Out) -> Session {
         let o = out.clone();
-        let sink: Sink = Arc::new(move |r: Report| o.line(&format_report(&r)));
+        let dialect = Arc::new(Mutex::new(Dialect::Usi));
+        let d = dialect.clone();
+        let sink: Sink = Arc::new(move |r: Report| {
+            let dialect = *d.lock().unwrap_or_else(|p| p.into_inner());
+            o.line(&dialect.report(&r))
+        });
         Session {
             out,
             engine: Engine::new(sink),
+            dialect,
         }
+    }
+
+    fn dialect(&self) -> Dialect {
+        *self.dialect.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Handles one line; false once the session should end. A panic while
@@ -243,14 +259,7 @@ impl Session {
         };
         match cmd {
             Command::Empty => {}
-            Command::Usi => {
-                self.out.line(&format!("id name {ENGINE_NAME}"));
-                self.out.line(&format!("id author {ENGINE_AUTHOR}"));
-                for l in option_lines() {
-                    self.out.line(&l);
-                }
-                self.out.line("usiok");
-            }
+            Command::Hello(d) => self.hello(d),
             Command::IsReady => self.out.line("readyok"),
             Command::SetOption { name, value } => {
                 let result = setting(&name, value.as_deref())
@@ -260,28 +269,17 @@ impl Session {
                     self.out.error(e);
                 }
             }
-            Command::UsiNewGame => self.engine.new_game(),
-            Command::Position { sfen, moves } => {
-                if let Err(e) = self.engine.set_position(sfen.as_deref(), &moves) {
-                    let why = match e {
-                        EngineError::Move { index, err } => format!(
-                            "move {index} '{}' is {err}",
-                            clip(moves.get(index - 1).map_or("", String::as_str))
-                        ),
-                        e => e.to_string(),
-                    };
-                    self.out.error(format!("position rejected: {why}"));
-                }
-            }
+            Command::NewGame => self.engine.new_game(),
+            Command::Position { start, moves } => self.position(start, &moves),
             Command::Go(go) => self.go(go),
             Command::Stop => self.engine.stop(),
             Command::PonderHit(clock) => {
                 self.warn_negative(&clock);
-                let fresh = (clock != Clock::default()).then(|| Limits {
-                    time: [clock.btime, clock.wtime],
-                    inc: [clock.binc.unwrap_or(0), clock.winc.unwrap_or(0)],
-                    byoyomi: clock.byoyomi.unwrap_or(0),
-                    ..Limits::default()
+                let fresh = (clock != Clock::default()).then(|| {
+                    self.dialect().limits(&GoSearch {
+                        clock,
+                        ..GoSearch::default()
+                    })
                 });
                 self.engine.ponderhit(fresh);
             }
@@ -290,6 +288,10 @@ impl Session {
             Command::Display => {
                 for l in self.engine.display().lines() {
                     self.out.line(l);
+                }
+                if self.dialect() == Dialect::Uci {
+                    let fen = self.engine.root().text(Dialect::Uci.notation());
+                    self.out.line(&format!("Fen: {fen}"));
                 }
             }
             Command::Bench(args) => {
@@ -308,6 +310,52 @@ impl Session {
         true
     }
 
+    /// `usi` or `uci`: from now on the session speaks `d`. UCI has no
+    /// `bestmove win`, so a UCI session never declares (and a session that
+    /// turns back to USI gets the default rule back).
+    fn hello(&mut self, d: Dialect) {
+        let before = std::mem::replace(
+            &mut *self.dialect.lock().unwrap_or_else(|p| p.into_inner()),
+            d,
+        );
+        if d != before {
+            let declare = d == Dialect::Usi && crate::search::SearchOptions::default().declaration;
+            if let Err(e) = self.engine.set(Setting::Declaration(declare)) {
+                self.out.error(e);
+            }
+        }
+        self.out.line(&format!("id name {ENGINE_NAME}"));
+        self.out.line(&format!("id author {ENGINE_AUTHOR}"));
+        for l in option_lines(d) {
+            self.out.line(&l);
+        }
+        self.out.line(d.ok_word());
+    }
+
+    /// `position`: all or nothing; a rejected one leaves the old position.
+    fn position(&mut self, start: Start, moves: &[String]) {
+        let v = self.engine.variant();
+        let root = match &start {
+            Start::StartPos => Ok(RootPosition::startpos(v)),
+            Start::Sfen(s) => RootPosition::parse(Dialect::Usi.notation(), v, s),
+            Start::Fen(s) => RootPosition::parse(Dialect::Uci.notation(), v, s),
+        };
+        let result = root.and_then(|mut root| {
+            root.play(self.dialect().notation(), moves)?;
+            self.engine.set_position(root)
+        });
+        if let Err(e) = result {
+            let why = match e {
+                EngineError::Move { index, err } => format!(
+                    "move {index} '{}' is {err}",
+                    clip(moves.get(index - 1).map_or("", String::as_str))
+                ),
+                e => e.to_string(),
+            };
+            self.out.error(format!("position rejected: {why}"));
+        }
+    }
+
     fn warn_negative(&self, clock: &Clock) {
         if !clock.negative.is_empty() {
             self.out
@@ -324,7 +372,20 @@ impl Session {
         let result = match go {
             Go::Search(g) => {
                 self.warn_negative(&g.clock);
-                self.engine.go(limits(&g), &g.searchmoves)
+                let mut limits: Limits = self.dialect().limits(&g);
+                let notation = self.dialect().notation();
+                for (i, text) in g.searchmoves.iter().enumerate() {
+                    match self.engine.root().parse_move(notation, text) {
+                        Ok(m) => limits.searchmoves.push(m),
+                        Err(EngineError::Move { err, .. }) => self.out.error(format!(
+                            "searchmoves: move {} '{}' is {err}; left out",
+                            i + 1,
+                            clip(text)
+                        )),
+                        Err(e) => self.out.error(e),
+                    }
+                }
+                self.engine.go(limits)
             }
             Go::Perft(depth) => self.engine.perft(depth),
             Go::Mate(_) => {
@@ -335,72 +396,6 @@ impl Session {
         if let Err(e) = result {
             self.out.error(format!("go ignored: {e}"));
         }
-    }
-}
-
-/// The search limits of a `go`.
-pub fn limits(g: &GoSearch) -> Limits {
-    let c = &g.clock;
-    Limits {
-        time: [c.btime, c.wtime],
-        inc: [c.binc.unwrap_or(0), c.winc.unwrap_or(0)],
-        byoyomi: c.byoyomi.unwrap_or(0),
-        movestogo: g.movestogo,
-        movetime: g.movetime,
-        depth: g.depth,
-        nodes: g.nodes,
-        infinite: g.infinite,
-        ponder: g.ponder,
-        searchmoves: Vec::new(),
-    }
-}
-
-/// A USI score: `cp <n>` or `mate <plies>`, negative when being mated
-/// (`mate -0` for a side already mated, never `mate 0`).
-pub fn format_score(s: Score) -> String {
-    match s {
-        Score::Cp(cp) => format!("cp {cp}"),
-        Score::Mate(0) => "mate -0".to_string(),
-        Score::Mate(n) => format!("mate {n}"),
-    }
-}
-
-/// An `info` line.
-pub fn format_info(info: &Info, pv: &[String]) -> String {
-    let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
-    let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {} time {} nodes {} nps {} hashfull {}",
-        info.depth,
-        info.seldepth,
-        info.multipv,
-        format_score(info.score),
-        info.time_ms,
-        info.nodes,
-        nps,
-        info.hashfull
-    );
-    if !pv.is_empty() {
-        s.push_str(" pv ");
-        s.push_str(&pv.join(" "));
-    }
-    s
-}
-
-/// The text of an engine report (one or more lines, without the final line end).
-pub fn format_report(r: &Report) -> String {
-    match r {
-        Report::Info { info, pv } => format_info(info, pv),
-        Report::BestMove(Decision::Move { mv, ponder: None }) => format!("bestmove {mv}"),
-        Report::BestMove(Decision::Move {
-            mv,
-            ponder: Some(p),
-        }) => format!("bestmove {mv} ponder {p}"),
-        Report::BestMove(Decision::Resign) => "bestmove resign".to_string(),
-        Report::BestMove(Decision::Win) => "bestmove win".to_string(),
-        Report::PerftMove { mv, nodes } => format!("{mv}: {nodes}"),
-        Report::PerftTotal(n) => format!("\nNodes searched: {n}"),
-        Report::Message(m) | Report::Bench(m) => format!("info string {m}"),
-        Report::Error(m) => format!("info string error: {m}"),
     }
 }
 
@@ -439,14 +434,6 @@ mod tests {
             capped(&long, 100),
             vec![Input::Overlong(1001), Input::Line("ok".into())]
         );
-    }
-
-    #[test]
-    fn scores() {
-        assert_eq!(format_score(Score::Cp(-35)), "cp -35");
-        assert_eq!(format_score(Score::Mate(3)), "mate 3");
-        assert_eq!(format_score(Score::Mate(-2)), "mate -2");
-        assert_eq!(format_score(Score::Mate(0)), "mate -0");
     }
 
     /// In-process transcript through `run` with a scripted input.
