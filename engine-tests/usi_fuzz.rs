@@ -1,11 +1,15 @@
 //! Randomized bad input through the built binary: well over 100,000 random and
 //! mutated lines (commands, SFENs, moves, numbers, bytes) in one engine
-//! process, which must keep answering `isready` and exit 0 on `quit`.
+//! process, which must keep answering `isready` and exit 0 on `quit`; the
+//! same in a UCI session (FENs, UCI moves).
 
 mod common;
 
 use common::UsiProcess;
+use kawari::position::Position;
 use kawari::variant::Variant;
+use kawari::width::Width;
+use kawari::with_width;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -17,6 +21,12 @@ const SYNC_EVERY: usize = 500;
 
 const WORDS: &[&str] = &[
     "usi",
+    "uci",
+    "ucinewgame",
+    "fen",
+    "Hash",
+    "Ponder",
+    "Move Overhead",
     "isready",
     "setoption",
     "name",
@@ -86,6 +96,9 @@ const OPTION_NAMES: &[&str] = &[
 
 struct Gen {
     rng: StdRng,
+    /// Speak UCI: FENs and UCI moves.
+    uci: bool,
+    /// Good SFENs, or FENs in UCI mode.
     sfens: Vec<String>,
     /// `Threads` values to send (the valid ones keep the session's count).
     threads: &'static [&'static str],
@@ -106,6 +119,11 @@ impl Gen {
     }
 
     fn square(&mut self) -> String {
+        if self.uci {
+            let file = (b'a' + self.rng.gen_range(0..11)) as char;
+            let rank = self.rng.gen_range(0..11);
+            return format!("{file}{rank}");
+        }
         let file = self.rng.gen_range(0..11);
         let rank = (b'a' + self.rng.gen_range(0..11)) as char;
         format!("{file}{rank}")
@@ -119,9 +137,14 @@ impl Gen {
                 format!("{a}{b}{plus}")
             }
             6 | 7 => {
-                let p = *b"PLNSGBRKX".choose(&mut self.rng).unwrap() as char;
-                format!("{p}*{}", self.square())
+                let p = *b"PLNSGBRKXp".choose(&mut self.rng).unwrap() as char;
+                let at = if self.uci { '@' } else { '*' };
+                format!("{p}{at}{}", self.square())
             }
+            8 if self.uci => ["c3c4", "g7g6", "h3h4", "b7b6", "a1a2", "d4d5"]
+                .choose(&mut self.rng)
+                .unwrap()
+                .to_string(),
             8 => ["7g7f", "3c3d", "2g2f", "8c8d", "1e1d", "5f5e"]
                 .choose(&mut self.rng)
                 .unwrap()
@@ -145,7 +168,7 @@ impl Gen {
         let mut s: Vec<char> = self.sfens.choose(&mut self.rng).unwrap().chars().collect();
         for _ in 0..self.rng.gen_range(0..4) {
             let i = self.rng.gen_range(0..s.len().max(1));
-            let c = *b"pPlLnNsSgGbBrRkK+123456789/ bw-x0"
+            let c = *b"pPlLnNsSgGbBrRkK+123456789/ bw-x0[]"
                 .choose(&mut self.rng)
                 .unwrap() as char;
             match self.rng.gen_range(0..3) {
@@ -192,13 +215,14 @@ impl Gen {
     }
 
     fn position(&mut self) -> String {
+        let kw = if self.uci { "fen" } else { "sfen" };
         let mut line = match self.rng.gen_range(0..4) {
             0 => "position startpos".to_string(),
             1 => format!(
-                "position sfen {}",
+                "position {kw} {}",
                 self.sfens.choose(&mut self.rng).unwrap()
             ),
-            _ => format!("position sfen {}", self.mutated_sfen()),
+            _ => format!("position {kw} {}", self.mutated_sfen()),
         };
         if self.rng.gen_bool(0.7) {
             line.push_str(" moves");
@@ -273,7 +297,7 @@ impl Gen {
             45..=54 => (self.setoption(), false),
             55..=59 => (
                 [
-                    "usinewgame",
+                    if self.uci { "ucinewgame" } else { "usinewgame" },
                     "stop",
                     "ponderhit",
                     "gameover",
@@ -299,13 +323,17 @@ impl Gen {
                 return (b, false);
             }
         };
-        // Never quit or bench from here: those are checked elsewhere.
-        let text =
-            if text.trim_start().starts_with("quit") || text.trim_start().starts_with("bench") {
-                format!("x{text}")
-            } else {
-                text
-            };
+        // Never quit or bench from here: those are checked elsewhere; a UCI
+        // session is not turned back to USI.
+        let head = text.trim_start();
+        let text = if head.starts_with("quit")
+            || head.starts_with("bench")
+            || (self.uci && head.starts_with("usi"))
+        {
+            format!("x{text}")
+        } else {
+            text
+        };
         let end = if self.rng.gen_bool(0.1) { "\r\n" } else { "\n" };
         (format!("{text}{end}").into_bytes(), is_go)
     }
@@ -315,9 +343,22 @@ impl Gen {
 fn random_lines_never_break_the_engine() {
     fuzz(
         0x6b61_7761_7269,
+        false,
         1,
         &["1", "2", "0", "-1", "1025", "x"],
         LINES,
+    );
+}
+
+/// The same in a UCI session.
+#[test]
+fn random_uci_lines_never_break_the_engine() {
+    fuzz(
+        0x7563_6920_6675,
+        true,
+        1,
+        &["1", "2", "0", "-1", "1025", "x"],
+        LINES / 2,
     );
 }
 
@@ -327,27 +368,50 @@ fn random_lines_never_break_the_engine() {
 fn random_lines_never_break_four_threads() {
     fuzz(
         0x7468_7265_6164,
+        false,
         4,
         &["4", "0", "-1", "1025", "x"],
         LINES / 2,
     );
 }
 
-fn fuzz(seed: u64, threads: usize, thread_values: &'static [&'static str], lines: usize) {
+/// The position text of `sfen` in `v` (SFEN, or FEN in UCI mode).
+fn position_text(v: &'static Variant, sfen: &str, uci: bool) -> String {
+    if !uci {
+        return sfen.to_string();
+    }
+    with_width!(Width::for_variant(v), W => Position::<W>::from_sfen(v, sfen).unwrap().to_fen())
+}
+
+fn fuzz(
+    seed: u64,
+    uci: bool,
+    threads: usize,
+    thread_values: &'static [&'static str],
+    lines: usize,
+) {
+    let shogi = Variant::by_name("shogi").unwrap();
     let mut g = Gen {
         threads: thread_values,
         rng: StdRng::seed_from_u64(seed),
+        uci,
         sfens: Variant::all()
             .iter()
-            .map(|v| v.def.start_sfen.to_string())
-            .chain([
-                "4k4/9/9/9/9/9/9/9/4K4 b P 1".to_string(),
-                "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5".to_string(),
-                "RBGGGG3/SSSS1K3/9/9/9/9/9/9/4k4 b L9P 1".to_string(),
-            ])
+            .map(|v| position_text(v, v.def.start_sfen, uci))
+            .chain(
+                [
+                    "4k4/9/9/9/9/9/9/9/4K4 b P 1",
+                    "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5",
+                    "RBGGGG3/SSSS1K3/9/9/9/9/9/9/4k4 b L9P 1",
+                ]
+                .map(|s| position_text(shogi, s, uci)),
+            )
             .collect(),
     };
     let mut e = UsiProcess::start();
+    if uci {
+        e.send("uci");
+    }
     e.send("setoption name USI_Hash value 1");
     e.send(&format!("setoption name Threads value {threads}"));
     let start = Instant::now();
