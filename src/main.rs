@@ -1,4 +1,4 @@
-//! The `kawari` binary: the USI engine on stdin/stdout, or a command-line tool
+//! The `kawari` binary: the USI/UCI engine on stdin/stdout, or a command-line tool
 //! (`perft`, `--help`).
 
 use kawari::core::BitWord;
@@ -12,10 +12,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 const HELP: &str = "\
-kawari - a USI engine for shogi variants
+kawari - a USI and UCI engine for shogi variants
 
 USAGE:
-    kawari                      start the USI engine (reads commands on stdin)
+    kawari                      start the engine on stdin/stdout; the first
+                                `usi` or `uci` command chooses the protocol
     kawari perft [OPTIONS]      count legal move sequences
     kawari bench [hash] [threads] [depth]
                                 fixed-depth search benchmark over every variant
