@@ -233,6 +233,9 @@ fn handshake_speaks_uci() {
         e.send(&format!("setoption name {name} value {value}"));
     }
     e.send("setoption name Clear Hash");
+    // cutechess sends `debug on` before every game.
+    e.send("debug on");
+    e.send("debug off");
     assert_eq!(e.sync(), Vec::<String>::new());
     e.quit();
 }

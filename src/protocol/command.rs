@@ -38,6 +38,8 @@ pub enum Command {
     GameOver(Option<GameResult>),
     /// `quit`.
     Quit,
+    /// `debug [on|off]` (UCI): accepted; logging is `RUST_LOG`'s.
+    Debug(bool),
     /// `d`: show the position (debugging).
     Display,
     /// `bench [args]`: the fixed search benchmark (debugging).
@@ -217,6 +219,14 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             }
             Ok(Command::PonderHit(clock))
         }
+        "debug" => match rest.as_slice() {
+            [] | ["on"] => Ok(Command::Debug(true)),
+            ["off"] => Ok(Command::Debug(false)),
+            _ => Err(ParseError::UnexpectedArgument {
+                command: "debug",
+                arg: rest.join(" "),
+            }),
+        },
         "gameover" => match rest.as_slice() {
             [] => Ok(Command::GameOver(None)),
             ["win"] => Ok(Command::GameOver(Some(GameResult::Win))),
@@ -430,6 +440,9 @@ mod tests {
         assert_eq!(ok("stop"), Command::Stop);
         assert_eq!(ok("quit"), Command::Quit);
         assert_eq!(ok("d"), Command::Display);
+        assert_eq!(ok("debug on"), Command::Debug(true));
+        assert_eq!(ok("debug off"), Command::Debug(false));
+        assert!(parse("debug maybe").is_err());
         assert_eq!(ok("eval"), Command::Eval);
         assert_eq!(ok("bench"), Command::Bench(vec![]));
         assert_eq!(ok(""), Command::Empty);

@@ -285,6 +285,7 @@ impl Session {
             }
             Command::GameOver(_) => self.engine.finish(),
             Command::Quit => return false,
+            Command::Debug(on) => log::debug!("debug {on}"),
             Command::Display => {
                 for l in self.engine.display().lines() {
                     self.out.line(l);
