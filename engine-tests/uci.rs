@@ -408,6 +408,14 @@ fn mates_and_no_moves() {
         lines.iter().any(|l| l.contains(" score mate 1 ")),
         "{lines:?}"
     );
+    // UCI's `go mate 1`: a search for a mate in one move.
+    e.send("go mate 1");
+    let (lines, best) = e.until(SECS5, |l| l.starts_with("bestmove"));
+    assert!(best.starts_with("bestmove G@e8"), "{best}");
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate 1 ")),
+        "{lines:?}"
+    );
     // Mated: no legal move is `bestmove (none)`.
     e.send("position fen k8/9/9/9/9/9/8l/8g/8K[-] w - - 0 1");
     e.send("go depth 3");

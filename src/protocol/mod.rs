@@ -389,6 +389,15 @@ impl Session {
                 self.engine.go(limits)
             }
             Go::Perft(depth) => self.engine.perft(depth),
+            // UCI's `go mate N` asks for a mate in N moves and a `bestmove`:
+            // a search of the 2N - 1 plies such a mate takes.
+            Go::Mate(Some(n)) if self.dialect() == Dialect::Uci => {
+                let plies = n.clamp(1, 64) as u32 * 2 - 1;
+                self.engine.go(Limits {
+                    depth: Some(plies),
+                    ..Limits::default()
+                })
+            }
             Go::Mate(_) => {
                 self.out.line("checkmate notimplemented");
                 Ok(())
