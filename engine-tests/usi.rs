@@ -360,6 +360,29 @@ fn bad_input_is_answered_and_changes_nothing() {
     e.quit();
 }
 
+/// A table that cannot be allocated (the process is limited to 1 GB of
+/// address space) is refused with an error; the engine keeps its old table
+/// and goes on searching.
+#[test]
+fn a_table_that_cannot_be_had_is_refused() {
+    let mut e = UsiProcess::start_with_memory_limit(1 << 20);
+    e.send("usi");
+    e.until(SECS5, |l| l == "usiok");
+    e.send("setoption name USI_Hash value 4096");
+    let lines = e.sync();
+    assert_eq!(
+        lines,
+        vec!["info string error: cannot allocate a hash table of 4096 MB".to_string()]
+    );
+    e.send("go depth 6");
+    let (lines, _) = e.until(SECS5, |l| l.starts_with("bestmove"));
+    assert_eq!(errors(&lines), Vec::<&String>::new());
+    silent(&mut e, "setoption name USI_Hash value 16");
+    e.send("go depth 3");
+    e.bestmove(SECS5);
+    e.quit();
+}
+
 #[test]
 fn line_ends_and_spaces_are_tolerated() {
     let mut e = UsiProcess::start();

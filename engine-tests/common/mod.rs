@@ -60,9 +60,23 @@ impl UsiProcess {
     /// Starts the engine with no arguments, from another directory, with an
     /// empty environment (as shogiarena does) and stderr captured.
     pub fn start() -> UsiProcess {
+        Self::spawn(std::process::Command::new(kawari_bin()))
+    }
+
+    /// Starts the engine with its address space limited to `kb` kilobytes
+    /// (`ulimit -v`, through `sh`), so that large allocations fail for sure.
+    pub fn start_with_memory_limit(kb: u64) -> UsiProcess {
+        let mut cmd = std::process::Command::new("sh");
+        cmd.arg("-c")
+            .arg(format!("ulimit -v {kb} && exec \"$0\""))
+            .arg(kawari_bin());
+        Self::spawn(cmd)
+    }
+
+    fn spawn(mut cmd: std::process::Command) -> UsiProcess {
         use std::io::{BufRead, Read};
-        use std::process::{Command, Stdio};
-        let mut child = Command::new(kawari_bin())
+        use std::process::Stdio;
+        let mut child = cmd
             .env_clear()
             .current_dir(std::env::temp_dir())
             .stdin(Stdio::piped())

@@ -571,24 +571,6 @@ mod tests {
         assert!(matches!(bestmove(&rx), Decision::Move { .. }));
     }
 
-    /// A table that cannot be had is refused and the old one stays.
-    #[test]
-    fn a_failed_allocation_keeps_the_table() {
-        let (mut e, _rx) = engine();
-        let before = e.tt.buckets();
-        // More than any machine running the tests has, within the option's range.
-        let huge = MAX_HASH_MB;
-        match e.set(Setting::HashMb(huge)) {
-            Err(EngineError::HashAlloc(mb)) => {
-                assert_eq!(mb, huge);
-                assert_eq!(e.tt.buckets(), before);
-            }
-            // A machine with 64 GB to spare: the table was made.
-            Ok(()) => assert_eq!(e.tt.buckets(), (huge << 20) / 32),
-            Err(other) => panic!("{other:?}"),
-        }
-    }
-
     /// With several threads the answer is legal and `nodes` counts them all.
     #[test]
     fn threads_search_together() {
