@@ -572,6 +572,26 @@ mod tests {
         assert_eq!(s.searchmoves, vec!["7g7f".to_string(), "2g2f".to_string()]);
         assert_eq!(s.clock.byoyomi, Some(100));
         assert!(g("go searchmoves").searchmoves.is_empty());
+        // Every word that ends a searchmoves list is one `go` knows, and the
+        // list ends at each of them.
+        for &kw in GO_KEYWORDS {
+            let value = match kw {
+                "infinite" | "ponder" => "",
+                "searchmoves" => "2g2f",
+                _ => "1",
+            };
+            let line = format!("go searchmoves 7g7f {kw} {value}");
+            let expected: &[&str] = if kw == "searchmoves" {
+                &["7g7f", "2g2f"]
+            } else {
+                &["7g7f"]
+            };
+            match parse(&line) {
+                Ok(Command::Go(Go::Search(s))) => assert_eq!(s.searchmoves, expected, "{kw}"),
+                Ok(Command::Go(_)) => {}
+                other => panic!("{line}: {other:?}"),
+            }
+        }
         assert!(parse("go movestogo").is_err());
         assert!(parse("go movestogo -2").is_err());
         let s = g("go btime -5 wtime 3");
