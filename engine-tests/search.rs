@@ -11,7 +11,7 @@ mod common;
 use kawari::core::BitWord;
 use kawari::position::{GameEnd, Move, Position};
 use kawari::search::{
-    BestMove, Info, Limits, Score, Search, SearchOptions, Signals, TranspositionTable,
+    Decision, Info, Limits, Score, Search, SearchOptions, Signals, TranspositionTable,
 };
 use kawari::variant::Variant;
 use kawari::width::Width;
@@ -161,7 +161,7 @@ const MATES: &[(&str, i32, &str)] = &[
 
 /// What one search reported.
 struct Outcome {
-    best: BestMove,
+    best: Decision,
     last: Option<Info>,
     infos: Vec<Info>,
     elapsed: Duration,
@@ -173,7 +173,7 @@ impl Outcome {
     }
     fn best_usi(&self, v: &Variant) -> String {
         match self.best {
-            BestMove::Move(m, _) => m.to_usi(v),
+            Decision::Move { mv: m, .. } => m.to_usi(v),
             other => format!("{other:?}"),
         }
     }
@@ -233,8 +233,8 @@ fn search_at(variant: &str, sfen: &str, moves: &[&str], d: u32, opts: &SearchOpt
 
 /// Plays the best move and checks the opponent sees the mate one ply shorter
 /// (or, for a mate in one, that the game is over).
-fn check_mating_move<W: BitWord>(v: &'static Variant, sfen: &str, n: i32, best: BestMove) {
-    let BestMove::Move(m, _) = best else {
+fn check_mating_move<W: BitWord>(v: &'static Variant, sfen: &str, n: i32, best: Decision) {
+    let Decision::Move { mv: m, .. } = best else {
         panic!("{sfen}: no move");
     };
     let mut pos = setup::<W>(v, sfen, &[]);
@@ -357,13 +357,13 @@ fn heian_bare_king_win_is_found() {
 fn declaration_is_answered_with_win() {
     let sfen = "+L+NSG1GS+N+L/1+R2K2+B1/9/9/9/9/9/9/4k4 b 10P2g2s2n2l8p 1";
     let o = search_at("shogi", sfen, &[], 3, &SearchOptions::default());
-    assert_eq!(o.best, BestMove::Win);
+    assert_eq!(o.best, Decision::Win);
     let off = SearchOptions {
         declaration: false,
         ..SearchOptions::default()
     };
     let o = search_at("shogi", sfen, &[], 3, &off);
-    assert!(matches!(o.best, BestMove::Move(..)));
+    assert!(matches!(o.best, Decision::Move { .. }));
 }
 
 #[test]
@@ -376,7 +376,7 @@ fn no_legal_move_resigns() {
         3,
         &SearchOptions::default(),
     );
-    assert_eq!(o.best, BestMove::Resign);
+    assert_eq!(o.best, Decision::Resign);
 }
 
 /// `cycle` repeated `times`, then `tail`.
@@ -485,7 +485,7 @@ fn multipv_reports_distinct_lines_best_first() {
         Score::Mate(n) => -100_000 - n,
     };
     assert!(cp(lines[0].score) >= cp(lines[1].score) && cp(lines[1].score) >= cp(lines[2].score));
-    let BestMove::Move(best, _) = o.best else {
+    let Decision::Move { mv: best, .. } = o.best else {
         panic!()
     };
     assert_eq!(best, firsts[0]);
@@ -502,7 +502,7 @@ fn stop_returns_a_legal_move_at_once() {
         ..Limits::default()
     };
     let o = run_search(&mut pos, &infinite, &SearchOptions::default(), &ctl);
-    let BestMove::Move(m, _) = o.best else {
+    let Decision::Move { mv: m, .. } = o.best else {
         panic!()
     };
     assert!(pos.is_legal_slow(m));
@@ -517,7 +517,7 @@ fn stop_returns_a_legal_move_at_once() {
         });
         run_search(&mut pos, &infinite, &SearchOptions::default(), &ctl)
     });
-    let BestMove::Move(m, _) = o.best else {
+    let Decision::Move { mv: m, .. } = o.best else {
         panic!()
     };
     assert!(pos.is_legal_slow(m));
@@ -624,7 +624,7 @@ fn ponder_ignores_the_clock_until_ponderhit() {
         "{:?}",
         o.elapsed
     );
-    assert!(matches!(o.best, BestMove::Move(..)));
+    assert!(matches!(o.best, Decision::Move { .. }));
 }
 
 /// Plays one game between two fixed depths; returns the result for `first`
@@ -662,12 +662,12 @@ fn play<W: BitWord>(
         let d = if us == deep_color { deep } else { shallow };
         let r = searchers[us].run(&mut pos, &depth(d), &opts, &tts[us], &ctl, &mut |_| {});
         match r {
-            BestMove::Move(m, _) => {
+            Decision::Move { mv: m, .. } => {
                 assert!(pos.is_legal_slow(m));
                 pos.do_move(m);
             }
-            BestMove::Win => return if us == deep_color { 1.0 } else { 0.0 },
-            BestMove::Resign => return if us == deep_color { 0.0 } else { 1.0 },
+            Decision::Win => return if us == deep_color { 1.0 } else { 0.0 },
+            Decision::Resign => return if us == deep_color { 0.0 } else { 1.0 },
         }
     }
     0.5

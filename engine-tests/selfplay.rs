@@ -9,7 +9,7 @@ mod common;
 
 use kawari::core::BitWord;
 use kawari::position::{GameEnd, Position};
-use kawari::search::{BestMove, Limits, Search, SearchOptions, Signals, TranspositionTable};
+use kawari::search::{Decision, Limits, Search, SearchOptions, Signals, TranspositionTable};
 use kawari::variant::Variant;
 use kawari::width::Width;
 use kawari::with_width;
@@ -96,7 +96,7 @@ fn play<W: BitWord>(
             "the search must leave the position as it was"
         );
         match r {
-            BestMove::Move(m, ponder) => {
+            Decision::Move { mv: m, ponder } => {
                 assert!(
                     pos.is_legal_slow(m),
                     "{}: illegal {} in {sfen}",
@@ -114,7 +114,7 @@ fn play<W: BitWord>(
                     assert!(pos.is_legal_slow(p), "{}: illegal ponder move", v.name());
                 }
             }
-            BestMove::Win => {
+            Decision::Win => {
                 assert!(pos.can_declare(), "{}: bad declaration in {sfen}", v.name());
                 return if us.index() == 0 {
                     Outcome::BlackWins
@@ -122,7 +122,7 @@ fn play<W: BitWord>(
                     Outcome::WhiteWins
                 };
             }
-            BestMove::Resign => panic!("{}: resigned with legal moves in {sfen}", v.name()),
+            Decision::Resign => panic!("{}: resigned with legal moves in {sfen}", v.name()),
         }
     }
     Outcome::Draw
@@ -231,15 +231,15 @@ fn clock_game<W: BitWord>(
         );
         clock[us] = (clock[us] - spent).max(0) + inc_ms as i64;
         match r {
-            BestMove::Move(m, _) => {
+            Decision::Move { mv: m, .. } => {
                 assert!(pos.is_legal_slow(m));
                 pos.do_move(m);
             }
-            BestMove::Win => {
+            Decision::Win => {
                 assert!(pos.can_declare());
                 return;
             }
-            BestMove::Resign => panic!("resigned with legal moves"),
+            Decision::Resign => panic!("resigned with legal moves"),
         }
     }
 }

@@ -8,8 +8,8 @@ use crate::core::BitWord;
 use crate::perft;
 use crate::position::Position;
 use crate::search::{
-    ponder_move, Driver, Info, Limits, NodeCounters, SearchOptions, Shared, Signals, ThreadResult,
-    TranspositionTable, Worker,
+    decided_without_search, ponder_move, Driver, Info, Limits, NodeCounters, SearchOptions, Shared,
+    Signals, ThreadResult, TranspositionTable, Worker,
 };
 use crate::variant::Variant;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -88,19 +88,9 @@ pub(super) fn search<W: BitWord>(
         limits,
         opts,
     } = *req;
-    if opts.declaration && root.can_declare() {
+    if let Some(decision) = decided_without_search(root, opts) {
         signals.hold(limits.infinite);
-        return Outcome {
-            decision: Decision::Win,
-            nodes: 0,
-        };
-    }
-    if !root.has_legal_move() {
-        signals.hold(limits.infinite);
-        return Outcome {
-            decision: Decision::Resign,
-            nodes: 0,
-        };
+        return Outcome { decision, nodes: 0 };
     }
     let threads = crew.size();
     let state = Arc::new(SearchState {

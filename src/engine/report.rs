@@ -2,6 +2,7 @@
 //! text in its own notation.
 
 use crate::position::Move;
+pub use crate::search::Decision;
 use crate::search::Info;
 use crate::variant::Variant;
 use std::sync::Arc;
@@ -43,22 +44,6 @@ pub enum Report {
     /// Something went wrong inside the engine (a panicking thread, a failed
     /// allocation noticed late).
     Error(String),
-}
-
-/// A search's decision.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Decision {
-    /// Play `mv`, expecting `ponder`.
-    Move {
-        /// The move, legal in the searched position.
-        mv: Move,
-        /// The expected reply, if any.
-        ponder: Option<Move>,
-    },
-    /// No legal move.
-    Resign,
-    /// The entering-king declaration holds.
-    Win,
 }
 
 /// Where reports go; called from the engine's threads.

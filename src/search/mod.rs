@@ -83,13 +83,33 @@ impl Default for SearchOptions {
 
 /// What a search decided.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum BestMove {
-    /// Play this move, optionally expecting `ponder`.
-    Move(Move, Option<Move>),
-    /// No legal move or lost beyond doubt: `bestmove resign`.
+pub enum Decision {
+    /// Play `mv`, expecting `ponder`.
+    Move {
+        /// The move, legal in the searched position.
+        mv: Move,
+        /// The expected reply, if any.
+        ponder: Option<Move>,
+    },
+    /// No legal move.
     Resign,
-    /// The declaration rule holds: `bestmove win`.
+    /// The entering-king declaration holds.
     Win,
+}
+
+/// The decision that needs no search: the declaration holds, or there is no
+/// legal move.
+pub fn decided_without_search<W: BitWord>(
+    pos: &Position<W>,
+    opts: &SearchOptions,
+) -> Option<Decision> {
+    if opts.declaration && pos.can_declare() {
+        Some(Decision::Win)
+    } else if !pos.has_legal_move() {
+        Some(Decision::Resign)
+    } else {
+        None
+    }
 }
 
 /// A score as USI reports it.
@@ -140,12 +160,9 @@ impl Search {
         tt: &TranspositionTable,
         signals: &Signals,
         on_info: &mut dyn FnMut(&Info),
-    ) -> BestMove {
-        if opts.declaration && pos.can_declare() {
-            return BestMove::Win;
-        }
-        if !pos.has_legal_move() {
-            return BestMove::Resign;
+    ) -> Decision {
+        if let Some(d) = decided_without_search(pos, opts) {
+            return d;
         }
         tt.new_search();
         let nodes = NodeCounters::new(1);
@@ -160,6 +177,9 @@ impl Search {
         let result = self.worker.iterate(pos, &shared, 0, Some(&mut driver));
         signals.hold(limits.infinite);
         let ponder = ponder_move(pos, tt, &result);
-        BestMove::Move(result.pv[0], ponder)
+        Decision::Move {
+            mv: result.pv[0],
+            ponder,
+        }
     }
 }
