@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod core;
+pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod perft;

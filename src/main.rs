@@ -22,6 +22,8 @@ USAGE:
                                 fixed-depth search benchmark over every variant
                                 (defaults 16 MB, 1 thread, depth 9; with one
                                 thread the node count is the engine's signature)
+    kawari datagen [OPTIONS]    self-play training data (positions, scores,
+                                results; format in src/datagen/record.rs)
     kawari --help               this text
 
 PERFT OPTIONS:
@@ -30,6 +32,18 @@ PERFT OPTIONS:
     --depth <n>         depth in plies (required)
     --divide            print the count below each root move
     --width <64|128>    force a bitboard width (default: the narrowest that fits)
+
+DATAGEN OPTIONS:
+    --variant <name>    the variant (default {default})
+    --games <n>         games the file should hold when done (required; a file
+                        that has games already is resumed after them)
+    --out <file>        output file, appended to (required)
+    --nodes <n>         nodes per move (default 5000)
+    --random-plies <n>  random plies before the searches play (default 8)
+    --max-plies <n>     a longer game is a draw (default 400)
+    --seed <n>          game i is played from seed + i (default 1)
+    --threads <n>       playing threads (default: the CPUs there are)
+    --hash <MB>         hash table per thread (default 16)
 
 Logs go to stderr when RUST_LOG is set (e.g. RUST_LOG=debug).
 ";
@@ -60,6 +74,13 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some("datagen") => match run_datagen(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("kawari datagen: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some("bench") => match run_bench(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -72,6 +93,69 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `kawari datagen`: self-play data; progress on stderr.
+fn run_datagen(args: &[String]) -> Result<(), String> {
+    use kawari::datagen::{run, Config};
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut cfg = Config {
+        variant: Variant::default_variant(),
+        games: 0,
+        nodes: 5000,
+        random_plies: 8,
+        max_plies: 400,
+        seed: 1,
+        threads,
+        hash_mb: 16,
+        out: std::path::PathBuf::new(),
+    };
+    let mut games = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let value = it.next().ok_or_else(|| format!("{a} needs a value"))?;
+        let num = |lo: u64, hi: u64| -> Result<u64, String> {
+            value
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (lo..=hi).contains(n))
+                .ok_or_else(|| format!("bad {a} '{value}' (expected {lo}..{hi})"))
+        };
+        match a.as_str() {
+            "--variant" => {
+                cfg.variant =
+                    Variant::by_name(value).ok_or_else(|| format!("unknown variant '{value}'"))?
+            }
+            "--games" => games = Some(num(1, u32::MAX as u64 - 1)? as u32),
+            "--out" => cfg.out = value.into(),
+            "--nodes" => cfg.nodes = num(1, u64::MAX)?,
+            "--random-plies" => cfg.random_plies = num(0, 1000)? as u32,
+            "--max-plies" => cfg.max_plies = num(1, 100_000)? as u32,
+            "--seed" => cfg.seed = num(0, u64::MAX)?,
+            "--threads" => cfg.threads = num(1, 1024)? as usize,
+            "--hash" => cfg.hash_mb = num(1, 65536)? as usize,
+            other => return Err(format!("unknown option '{other}'")),
+        }
+    }
+    cfg.games = games.ok_or("--games is required")?;
+    if cfg.out.as_os_str().is_empty() {
+        return Err("--out is required".into());
+    }
+    let mut last = Instant::now();
+    let s = run(&cfg, &mut |line| {
+        if last.elapsed().as_secs() >= 5 {
+            eprintln!("{line}");
+            last = Instant::now();
+        }
+    })?;
+    eprintln!(
+        "{} games, {} positions written to {} (resumed after {} games)",
+        s.games,
+        s.positions,
+        cfg.out.display(),
+        s.resumed_after
+    );
+    Ok(())
 }
 
 /// `kawari bench`: the engine's bench job, its lines on stdout.

@@ -149,7 +149,8 @@ impl Search {
     }
 
     /// Searches `pos` within `limits`, reporting each finished iteration
-    /// through `on_info`. Returns promptly once `signals` stop it; while
+    /// through `on_info`. `signals` are left stopped when a limit ends the
+    /// search: give each search fresh ones. Returns promptly once `signals` stop it; while
     /// pondering or in `go infinite` it holds its answer until `stop` or
     /// `ponderhit`.
     pub fn run<W: BitWord>(

@@ -1,0 +1,290 @@
+//! Training data from self-play (`kawari datagen`): games of Kawari against
+//! itself from random opening plies, at a fixed node count per move, on as
+//! many threads as asked; each quiet position is written with the search's
+//! score and move and the game's result (`record` has the format).
+//!
+//! Positions in check, whose best move is a capture, or with a mate score
+//! are left out: a static evaluation cannot be expected to see those. A run
+//! is resumable: game `i` is played from its own seed, and a run that finds
+//! records in its output file continues after the highest game index there.
+
+pub mod record;
+
+use crate::core::BitWord;
+use crate::position::{GameEnd, Position};
+use crate::search::TranspositionTable;
+use crate::search::{Decision, Info, Limits, Score, Search, SearchOptions, Signals};
+use crate::variant::Variant;
+use crate::width::Width;
+use crate::with_width;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use record::{encode, RECORD_BYTES};
+use std::fs::OpenOptions;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The variant.
+    pub variant: &'static Variant,
+    /// Games to have in the file when the run ends (resumed runs count the
+    /// games already there).
+    pub games: u32,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Random legal plies before the searches take over.
+    pub random_plies: u32,
+    /// Games longer than this are adjudicated a draw.
+    pub max_plies: u32,
+    /// Seed of the whole run; game `i` uses `seed + i`.
+    pub seed: u64,
+    /// Playing threads.
+    pub threads: usize,
+    /// Hash table per thread, MB.
+    pub hash_mb: usize,
+    /// The output file (appended to).
+    pub out: PathBuf,
+}
+
+/// What a run did.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Games played by this run.
+    pub games: u32,
+    /// Positions written by this run.
+    pub positions: u64,
+    /// Games found in the file before the run.
+    pub resumed_after: u32,
+}
+
+/// The highest game index in an existing output file, if it has records.
+fn last_game(path: &PathBuf) -> Result<Option<u32>, String> {
+    let mut f = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let mut last = None;
+    let mut buf = [0u8; RECORD_BYTES];
+    loop {
+        match f.read_exact(&mut buf) {
+            Ok(()) => {
+                let r = record::decode(&buf)
+                    .ok_or_else(|| format!("{}: not a datagen file", path.display()))?;
+                last = Some(last.map_or(r.game, |l: u32| l.max(r.game)));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(last),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        }
+    }
+}
+
+/// Plays the games and appends their positions to `cfg.out`; progress goes
+/// to `progress` (a line every few seconds).
+pub fn run(cfg: &Config, progress: &mut (dyn FnMut(&str) + Send)) -> Result<Summary, String> {
+    let first = last_game(&cfg.out)?.map_or(0, |g| g + 1);
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&cfg.out)
+        .map_err(|e| format!("{}: {e}", cfg.out.display()))?;
+    let out = Mutex::new(file);
+    let next = AtomicU32::new(first);
+    let (games, positions) = (AtomicU32::new(0), AtomicU64::new(0));
+    let progress = Mutex::new(progress);
+    let start = Instant::now();
+    let failed: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|s| {
+        for _ in 0..cfg.threads.max(1) {
+            s.spawn(|| loop {
+                let game = next.fetch_add(1, Ordering::SeqCst);
+                if game >= cfg.games || failed.lock().map_or(true, |f| f.is_some()) {
+                    return;
+                }
+                let bytes = with_width!(Width::for_variant(cfg.variant), W => play::<W>(cfg, game));
+                let n = (bytes.len() / RECORD_BYTES) as u64;
+                let written = out
+                    .lock()
+                    .map_err(|_| "output lock poisoned".to_string())
+                    .and_then(|mut f| f.write_all(&bytes).map_err(|e| e.to_string()));
+                if let Err(e) = written {
+                    *failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                    return;
+                }
+                let done = games.fetch_add(1, Ordering::SeqCst) + 1;
+                let total = positions.fetch_add(n, Ordering::SeqCst) + n;
+                let secs = start.elapsed().as_secs_f64();
+                let mut p = progress.lock().unwrap_or_else(|p| p.into_inner());
+                (p)(&format!(
+                    "game {}/{}: {done} games, {total} positions, {:.1} games/s",
+                    game + 1,
+                    cfg.games,
+                    done as f64 / secs.max(1e-3)
+                ));
+            });
+        }
+    });
+    if let Some(e) = failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    Ok(Summary {
+        games: games.into_inner(),
+        positions: positions.into_inner(),
+        resumed_after: first,
+    })
+}
+
+/// One game; its records, ready to append.
+fn play<W: BitWord>(cfg: &Config, game: u32) -> Vec<u8> {
+    let v = cfg.variant;
+    let mut rng = StdRng::seed_from_u64(cfg.seed.wrapping_add(game as u64));
+    let mut pos = Position::<W>::startpos(v);
+    for _ in 0..cfg.random_plies {
+        let moves = pos.legal_moves();
+        let Some(&m) = moves.choose(&mut rng) else {
+            break;
+        };
+        pos.do_move(m);
+        if pos.game_end().is_some() {
+            return Vec::new();
+        }
+    }
+    let mut search = Search::new();
+    let tt = TranspositionTable::new(cfg.hash_mb);
+    let opts = SearchOptions {
+        declaration: false,
+        ..SearchOptions::default()
+    };
+    let limits = Limits {
+        nodes: Some(cfg.nodes),
+        ..Limits::default()
+    };
+    // (position, score, move), side to move's view.
+    let mut kept: Vec<([u8; RECORD_BYTES], usize)> = Vec::new();
+    let mut plies = 0;
+    // The result for the side to move at the end, and who that is.
+    let end = loop {
+        if let Some(e) = pos.game_end() {
+            break Some((e, pos.side_to_move()));
+        }
+        if plies >= cfg.max_plies {
+            break None;
+        }
+        let mut score = Score::Cp(0);
+        // Fresh signals: a search that reaches its node budget stops them.
+        let signals = Signals::default();
+        let d = search.run(&mut pos, &limits, &opts, &tt, &signals, &mut |i: &Info| {
+            score = i.score;
+        });
+        let Decision::Move { mv, .. } = d else {
+            break Some((GameEnd::Loss, pos.side_to_move()));
+        };
+        let quiet = !pos.in_check() && (mv.is_drop() || pos.piece_at(mv.to()).is_none());
+        if let (true, Score::Cp(cp)) = (quiet, score) {
+            let cp = cp.clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16;
+            kept.push((encode(&pos, cp, mv, 0, game), pos.side_to_move().index()));
+        }
+        pos.do_move(mv);
+        plies += 1;
+    };
+    let mut bytes = Vec::with_capacity(kept.len() * RECORD_BYTES);
+    for (mut rec, side) in kept {
+        let result: i8 = match end {
+            None | Some((GameEnd::Draw, _)) => 0,
+            Some((e, loser_or_winner)) => {
+                let won = matches!(e, GameEnd::Win);
+                // `e` is for the side to move at the end.
+                if (side == loser_or_winner.index()) == won {
+                    1
+                } else {
+                    -1
+                }
+            }
+        };
+        rec[3] = result as u8;
+        bytes.extend_from_slice(&rec);
+    }
+    bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_writes_resumes_and_labels_results() {
+        let dir = std::env::temp_dir().join(format!("kawari-datagen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("judkins.bin");
+        let _ = std::fs::remove_file(&out);
+        let cfg = Config {
+            variant: Variant::by_name("judkins").unwrap(),
+            games: 2,
+            nodes: 300,
+            random_plies: 4,
+            max_plies: 200,
+            seed: 5,
+            threads: 2,
+            hash_mb: 1,
+            out: out.clone(),
+        };
+        let s = run(&cfg, &mut |_| {}).unwrap();
+        assert_eq!((s.games, s.resumed_after), (2, 0));
+        assert!(s.positions > 10, "{s:?}");
+        // Resuming to 3 games plays only the third.
+        let s2 = run(
+            &Config {
+                games: 3,
+                ..cfg.clone()
+            },
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!((s2.games, s2.resumed_after), (1, 2));
+        let bytes = std::fs::read(&out).unwrap();
+        assert_eq!(
+            bytes.len() as u64,
+            (s.positions + s2.positions) * RECORD_BYTES as u64
+        );
+        let mut games = std::collections::BTreeSet::new();
+        let mut scores = std::collections::BTreeSet::new();
+        for chunk in bytes.chunks_exact(RECORD_BYTES) {
+            let r = record::decode(chunk.try_into().unwrap()).unwrap();
+            let pos = Position::<u64>::from_sfen(r.variant, &r.sfen).unwrap();
+            assert!(!pos.in_check(), "{}", r.sfen);
+            assert!(pos.is_legal(r.mv), "{}", r.sfen);
+            assert!((-1..=1).contains(&r.result));
+            games.insert(r.game);
+            scores.insert(r.score);
+        }
+        // Every move was searched (a search that does not run scores 0).
+        assert!(scores.len() > 5, "{scores:?}");
+        assert_eq!(games.into_iter().collect::<Vec<_>>(), vec![0, 1, 2]);
+        // The same seed plays the same games.
+        let again = dir.join("again.bin");
+        let _ = std::fs::remove_file(&again);
+        run(
+            &Config {
+                games: 3,
+                threads: 1,
+                out: again.clone(),
+                ..cfg
+            },
+            &mut |_| {},
+        )
+        .unwrap();
+        let mut a: Vec<&[u8]> = bytes.chunks_exact(RECORD_BYTES).collect();
+        let b = std::fs::read(&again).unwrap();
+        let mut b: Vec<&[u8]> = b.chunks_exact(RECORD_BYTES).collect();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
