@@ -65,8 +65,9 @@ pub struct Summary {
 
 /// The highest game index in an existing output file, if it has records.
 fn last_game(path: &PathBuf) -> Result<Option<u32>, String> {
+    // Buffered: a file holds millions of 128-byte records.
     let mut f = match std::fs::File::open(path) {
-        Ok(f) => f,
+        Ok(f) => std::io::BufReader::new(f),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
