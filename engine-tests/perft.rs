@@ -51,6 +51,29 @@ fn reference_positions<W: BitWord>(variant: &str) {
     assert_eq!(checked, 300);
 }
 
+fn kingless_positions<W: BitWord>(variant: &str) {
+    let v = Variant::by_name(variant).unwrap();
+    let all = rows(&format!("{variant}-kingless.tsv"));
+    assert_eq!(all.len(), 18, "{variant}: 6 positions x 3 depths");
+    for row in &all {
+        let depth: u32 = row[1].parse().unwrap();
+        let expected: u64 = row[2].parse().unwrap();
+        let mut pos = position::<W>(v, &row[0]);
+        assert_eq!(pos.to_sfen(), row[0], "{variant}: SFEN round trip");
+        let kingless = kawari::core::Color::ALL
+            .iter()
+            .filter(|&&c| !pos.has_king(c))
+            .count();
+        assert_eq!(kingless, 1, "{variant}: {} has one side without a king", row[0]);
+        assert_eq!(
+            perft(&mut pos, depth),
+            expected,
+            "{variant} perft({depth}) of {}",
+            row[0]
+        );
+    }
+}
+
 fn divides<W: BitWord>(variant: &str) {
     let v = Variant::by_name(variant).unwrap();
     let mut by_sfen: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
@@ -90,6 +113,18 @@ macro_rules! variant_tests {
                 fn $name() {
                     let v = Variant::by_name($v).unwrap();
                     with_width!(Width::for_variant(v), W => divides::<W>($v));
+                }
+            )*
+        }
+        /// Positions whose side to move has no king (a tsume problem's
+        /// attacker), and one move later.
+        mod kingless {
+            use super::*;
+            $(
+                #[test]
+                fn $name() {
+                    let v = Variant::by_name($v).unwrap();
+                    with_width!(Width::for_variant(v), W => kingless_positions::<W>($v));
                 }
             )*
         }

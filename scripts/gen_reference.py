@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -89,6 +90,61 @@ def cmd_divide(a: argparse.Namespace) -> int:
     return 0
 
 
+def without_king(board: referee.Board, side: str) -> referee.Board:
+    """``board`` with ``side``'s king taken off (a tsume problem's attacker)."""
+    b = board.copy()
+    for row in b.grid:
+        for col, piece in enumerate(row):
+            if piece == ("K" if side == referee.BLACK else "k"):
+                row[col] = None
+    return b
+
+
+def in_check(v: referee.Variant, board: referee.Board, side: str) -> bool:
+    """Whether ``side`` is in check in ``board`` (pyffish asked with ``side`` to move)."""
+    b = board.copy()
+    b.side = side
+    return bool(referee.pyffish.gives_check(v.name, referee.sfen_to_fen(b.sfen(), v), []))
+
+
+def kingless_positions(v: referee.Variant, sfens: list[str], count: int,
+                       seed: int) -> list[str]:
+    """Up to ``count`` positions whose side to move has no king, made from ``sfens``
+    by taking that king off (kept when the other king is not in check and a move
+    exists), each followed by a position one random move later (the side with the
+    king to move)."""
+    rng = random.Random(seed)
+    out: list[str] = []
+    for sfen in sfens:
+        if len(out) >= 2 * count:
+            break
+        board = referee.Board.from_sfen(sfen, v)
+        board = without_king(board, board.side)
+        if in_check(v, board, referee.opponent(board.side)):
+            continue
+        moves = referee.legal_usi_moves(v, board.sfen())
+        if not moves:
+            continue
+        after = board.apply(rng.choice(sorted(moves)))
+        if not referee.legal_usi_moves(v, after.sfen()):
+            continue
+        out += [board.sfen(), after.sfen()]
+    return out
+
+
+def cmd_kingless(a: argparse.Namespace) -> int:
+    v = referee.get_variant(a.variant)
+    rows = read_tsv(os.path.join(a.data, f"{v.name}.tsv"))
+    sfens = kingless_positions(v, unique_sfens(rows)[1:], a.count, a.seed)
+    with open(a.out, "w", encoding="utf-8") as out:
+        out.write("sfen\tdepth\tnodes\n")
+        for sfen in sfens:
+            board = referee.Board.from_sfen(sfen, v)
+            for d in range(1, a.depth + 1):
+                out.write(f"{sfen}\t{d}\t{perft(v, board, d)}\n")
+    return 0
+
+
 def cmd_check(a: argparse.Namespace) -> int:
     """Compare the shipped reference files with pyffish; exit 1 on any mismatch."""
     v = referee.get_variant(a.variant)
@@ -133,9 +189,19 @@ def main(argv: list[str] | None = None) -> int:
     sc.add_argument("--variant", required=True)
     sc.add_argument("--max-depth", type=int, default=2)
     sc.add_argument("--data", default=DATA_DIR)
+    sk = sub.add_parser("kingless", help="perft of positions whose side to move has no "
+                        "king (made from the reference positions) and one move later")
+    sk.add_argument("--variant", required=True)
+    sk.add_argument("--count", type=int, default=4, help="positions without a king to move")
+    sk.add_argument("--depth", type=int, default=3)
+    sk.add_argument("--seed", type=int, default=1)
+    sk.add_argument("--data", default=DATA_DIR)
+    sk.add_argument("--out", required=True)
     a = p.parse_args(argv)
     referee.init_pyffish(a.heian_ini)
-    return {"perft": cmd_perft, "divide": cmd_divide, "check": cmd_check}[a.cmd](a)
+    commands = {"perft": cmd_perft, "divide": cmd_divide, "check": cmd_check,
+                "kingless": cmd_kingless}
+    return commands[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -52,7 +52,10 @@ impl<W: BitWord> Position<W> {
                 if (pos.pieces_of_kind(k) & pos.pieces_of(us) & file).any() {
                     return false;
                 }
-                if v.def.pawn_drop_mate_illegal && t.leap(us, k, to).has(pos.king_square(them)) {
+                if v.def.pawn_drop_mate_illegal
+                    && pos.has_king(them)
+                    && t.leap(us, k, to).has(pos.king_square(them))
+                {
                     // Rare: let the generator decide on uchifuzume.
                     return pos.legal_moves().contains(&m);
                 }
@@ -118,6 +121,9 @@ impl<W: BitWord> Position<W> {
         let t = pos.tables();
         let v = t.variant;
         let us = pos.side_to_move();
+        if !pos.has_king(us.opp()) {
+            return false;
+        }
         let ksq = pos.king_square(us.opp());
         let to = m.to();
         let occ = pos.occupied();

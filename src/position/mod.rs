@@ -50,6 +50,9 @@ pub struct Position<W: BitWord> {
     hands: [Hand; 2],
     side: Color,
     king: [Square; 2],
+    /// The side without a king, if any (a tsume problem's attacker); its
+    /// `king` entry is then a placeholder square.
+    kingless: Option<Color>,
     /// Plies played before the SFEN this position was set from.
     start_ply: u32,
     hash: u64,
@@ -75,6 +78,7 @@ impl<W: BitWord> Position<W> {
             hands: [Hand::default(); 2],
             side: Color::Black,
             king: [Square::new(0); 2],
+            kingless: None,
             start_ply: 0,
             hash: 0,
             checkers: Bitboard::EMPTY,
@@ -130,10 +134,17 @@ impl<W: BitWord> Position<W> {
         &self.hands[c.index()]
     }
 
-    /// Where colour `c`'s king stands.
+    /// Where colour `c`'s king stands (a placeholder if `!has_king(c)`).
     #[inline(always)]
     pub fn king_square(&self, c: Color) -> Square {
         self.king[c.index()]
+    }
+
+    /// Whether colour `c` has a king. Only a tsume problem's attacker may
+    /// lack one; a king is never captured, so this holds for the whole game.
+    #[inline(always)]
+    pub fn has_king(&self, c: Color) -> bool {
+        self.kingless != Some(c)
     }
 
     /// Zobrist hash of board, both hands and side to move.
@@ -259,6 +270,9 @@ impl<W: BitWord> Position<W> {
     /// colours differ from the blocker's, discovered-check candidates otherwise.
     pub fn blockers(&self, king_of: Color, sliders_of: Color) -> Bitboard<W> {
         let t = self.t;
+        if !self.has_king(king_of) {
+            return Bitboard::EMPTY;
+        }
         let ksq = self.king[king_of.index()];
         let occ = self.occupied();
         let mut blockers = Bitboard::EMPTY;
@@ -339,6 +353,9 @@ impl<W: BitWord> Position<W> {
     #[inline(always)]
     fn checkers_after(&self, m: Move, us: Color) -> Bitboard<W> {
         let t = self.t;
+        if !self.has_king(us.opp()) {
+            return Bitboard::EMPTY;
+        }
         let ksq = self.king[us.opp().index()];
         let occ = self.occupied();
         let to = m.to();

@@ -142,14 +142,16 @@ impl<W: BitWord> Position<W> {
         let ksq = self.king[us.index()];
 
         // King moves: to squares the enemy does not attack once the king has left.
-        let mut safe = Bitboard::EMPTY;
-        let occ_no_king = occ ^ Bitboard::from_square(ksq);
-        for to in t.attacks(us, v.king, ksq, occ) & !own {
-            if !self.is_attacked(to, them, occ_no_king) {
-                safe.set(to);
+        if self.has_king(us) {
+            let mut safe = Bitboard::EMPTY;
+            let occ_no_king = occ ^ Bitboard::from_square(ksq);
+            for to in t.attacks(us, v.king, ksq, occ) & !own {
+                if !self.is_attacked(to, them, occ_no_king) {
+                    safe.set(to);
+                }
             }
+            sink.board(ksq, safe, Bitboard::EMPTY, Bitboard::EMPTY);
         }
-        sink.board(ksq, safe, Bitboard::EMPTY, Bitboard::EMPTY);
         if self.checkers.more_than_one() || sink.done() {
             return;
         }
@@ -222,7 +224,7 @@ impl<W: BitWord> Position<W> {
                 for p in self.by_kind[ki] & own {
                     to &= !t.file(t.geo.file_of(p) as usize);
                 }
-                if v.def.pawn_drop_mate_illegal {
+                if v.def.pawn_drop_mate_illegal && self.has_king(them) {
                     // Our pawn on `s` attacks their king iff their pawn on the king's
                     // square attacks `s`.
                     let checks = to & t.leap(them, k, self.king[them.index()]);
@@ -369,7 +371,8 @@ impl<W: BitWord> Position<W> {
         }
         self.do_move(m);
         let mover_king = self.king[us.index()];
-        let exposed = self.is_attacked(mover_king, us.opp(), self.occupied());
+        let exposed =
+            self.has_king(us) && self.is_attacked(mover_king, us.opp(), self.occupied());
         let mut legal = !exposed;
         if legal
             && m.is_drop()

@@ -89,8 +89,14 @@ impl<W: BitWord> Position<W> {
             return false;
         }
         let us = self.side;
-        !self.by_color[us.index()].more_than_one()
-            && self.by_color[us.opp().index()].more_than_one()
+        let them = us.opp();
+        // A side without a king is never bare, and all its pieces count.
+        let their_others = if self.has_king(them) {
+            self.by_color[them.index()].more_than_one()
+        } else {
+            self.by_color[them.index()].any()
+        };
+        self.has_king(us) && !self.by_color[us.index()].more_than_one() && their_others
     }
 
     /// Impasse points of colour `c`: pieces on the board and in hand (kings 0,
@@ -116,7 +122,7 @@ impl<W: BitWord> Position<W> {
         let v = t.variant;
         let us = self.side;
         let zone = t.zone(us);
-        if !zone.has(self.king[us.index()]) || self.in_check() {
+        if !self.has_king(us) || !zone.has(self.king[us.index()]) || self.in_check() {
             return false;
         }
         let in_zone = self.by_color[us.index()] & zone;

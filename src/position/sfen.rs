@@ -63,7 +63,7 @@ impl fmt::Display for SfenError {
             BadHand(s) => write!(f, "bad hand: {s}"),
             BadMoveNumber(s) => write!(f, "bad move number '{s}'"),
             KingCount { color, found } => {
-                write!(f, "{color:?} has {found} kings, expected 1")
+                write!(f, "{color:?} has {found} kings, expected 1 (0 only for one side)")
             }
             PieceCount { piece, max, found } => {
                 write!(f, "too many pieces of kind {piece}: {found}, at most {max}")
@@ -184,12 +184,14 @@ impl<W: BitWord> Position<W> {
                 });
             }
         }
+        // One king each, except that a tsume problem's attacker may have none.
         for c in Color::ALL {
-            if kings[c.index()] != 1 {
-                return Err(SfenError::KingCount {
-                    color: c,
-                    found: kings[c.index()],
-                });
+            let found = kings[c.index()];
+            if found > 1 || (found == 0 && kings[c.opp().index()] != 1) {
+                return Err(SfenError::KingCount { color: c, found });
+            }
+            if found == 0 {
+                pos.kingless = Some(c);
             }
         }
 
@@ -212,8 +214,11 @@ impl<W: BitWord> Position<W> {
         pos.validate()?;
         pos.hash = pos.compute_hash();
         let us = pos.side;
-        pos.checkers = pos.attackers_to(pos.king[us.index()], us.opp(), pos.occupied());
-        if pos.is_attacked(pos.king[us.opp().index()], us, pos.occupied()) {
+        if pos.has_king(us) {
+            pos.checkers = pos.attackers_to(pos.king[us.index()], us.opp(), pos.occupied());
+        }
+        if pos.has_king(us.opp()) && pos.is_attacked(pos.king[us.opp().index()], us, pos.occupied())
+        {
             return Err(SfenError::OpponentInCheck);
         }
         Ok(pos)
