@@ -344,6 +344,7 @@ fn bad_input_is_answered_and_changes_nothing() {
         "go wtime abc",
         "go depth -3",
         "go perft x",
+        "go mate",
     ] {
         e.send(line);
         let lines = e.sync();

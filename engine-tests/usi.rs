@@ -324,7 +324,6 @@ fn bad_input_is_answered_and_changes_nothing() {
         "go foo",
         "go perft -1",
         "go perft",
-        "go mate",
         "go mate soon",
         "go btime 99999999999999999999999",
         "gameover maybe",
@@ -681,18 +680,6 @@ fn info_lines_are_well_formed() {
         assert!(w[s + 1] == "cp" || w[s + 1] == "mate", "{l}");
         assert!(w[s + 2].parse::<i64>().is_ok() || w[s + 2] == "-0", "{l}");
         assert!(!(w[s + 1] == "mate" && w[s + 2] == "0"), "{l}");
-    }
-    e.quit();
-}
-
-#[test]
-fn mate_search_is_not_implemented_yet() {
-    let mut e = UsiProcess::start();
-    for go in ["go mate 1000", "go mate infinite"] {
-        e.send(go);
-        let (before, l) = e.until(SECS5, |l| l.starts_with("checkmate"));
-        assert!(before.is_empty(), "{before:?}");
-        assert_eq!(l, "checkmate notimplemented");
     }
     e.quit();
 }

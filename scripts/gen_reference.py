@@ -67,15 +67,20 @@ def unique_sfens(rows: list[list[str]]) -> list[str]:
     return list(seen)
 
 
-def cmd_perft(a: argparse.Namespace) -> int:
-    v = referee.get_variant(a.variant)
-    sfens = unique_sfens(read_tsv(a.positions)) if a.positions else [v.start_sfen]
-    with open(a.out, "w", encoding="utf-8") as out:
+def write_perft_table(v: referee.Variant, sfens: list[str], depth: int, path: str) -> None:
+    """``sfen<TAB>depth<TAB>nodes`` rows: perft(1..depth) of each position."""
+    with open(path, "w", encoding="utf-8") as out:
         out.write("sfen\tdepth\tnodes\n")
         for sfen in sfens:
             board = referee.Board.from_sfen(sfen, v)
-            for d in range(1, a.depth + 1):
+            for d in range(1, depth + 1):
                 out.write(f"{sfen}\t{d}\t{perft(v, board, d)}\n")
+
+
+def cmd_perft(a: argparse.Namespace) -> int:
+    v = referee.get_variant(a.variant)
+    sfens = unique_sfens(read_tsv(a.positions)) if a.positions else [v.start_sfen]
+    write_perft_table(v, sfens, a.depth, a.out)
     return 0
 
 
@@ -136,12 +141,7 @@ def cmd_kingless(a: argparse.Namespace) -> int:
     v = referee.get_variant(a.variant)
     rows = read_tsv(os.path.join(a.data, f"{v.name}.tsv"))
     sfens = kingless_positions(v, unique_sfens(rows)[1:], a.count, a.seed)
-    with open(a.out, "w", encoding="utf-8") as out:
-        out.write("sfen\tdepth\tnodes\n")
-        for sfen in sfens:
-            board = referee.Board.from_sfen(sfen, v)
-            for d in range(1, a.depth + 1):
-                out.write(f"{sfen}\t{d}\t{perft(v, board, d)}\n")
+    write_perft_table(v, sfens, a.depth, a.out)
     return 0
 
 

@@ -9,6 +9,7 @@ pub mod core;
 pub mod datagen;
 pub mod engine;
 pub mod eval;
+pub mod mate;
 pub mod perft;
 pub mod position;
 pub mod protocol;

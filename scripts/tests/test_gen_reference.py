@@ -43,3 +43,20 @@ def test_pawn_drop_mate_removed_for_shogi_only():
     ]:
         v = referee.get_variant(name)
         assert gen_reference.perft(v, referee.Board.from_sfen(sfen, v), 1) == n
+
+
+def test_kingless_positions_lack_the_movers_king(tmp_path):
+    out = tmp_path / "judkins-kingless.tsv"
+    assert gen_reference.main(["kingless", "--variant", "judkins", "--count", "1",
+                               "--depth", "2", "--out", str(out)]) == 0
+    rows = gen_reference.read_tsv(str(out))
+    shipped = gen_reference.read_tsv(os.path.join(DATA, "judkins-kingless.tsv"))
+    v = referee.get_variant("judkins")
+    sfens = gen_reference.unique_sfens(rows)
+    assert len(sfens) == 2
+    first, after = (referee.Board.from_sfen(s, v) for s in sfens)
+    assert first.king_square(first.side) is None
+    assert after.king_square(after.side) is not None
+    assert after.king_square(first.side) is None
+    # Same seed, same positions and counts as the shipped file's first rows.
+    assert rows == [r for r in shipped if r[0] in sfens and int(r[1]) <= 2]

@@ -223,6 +223,32 @@ pub(super) fn perft<W: BitWord>(
     sink(Report::PerftTotal(total));
 }
 
+/// `go mate`: the tsume solver on a table of `hash_mb`, answering exactly one
+/// `Report::Checkmate`.
+pub(super) fn mate<W: BitWord>(
+    pos: Position<W>,
+    hash_mb: usize,
+    time: Option<std::time::Duration>,
+    signals: &Signals,
+    sink: &Sink,
+    done: &AtomicBool,
+) {
+    let variant = pos.variant();
+    let answer = match crate::mate::solve(&pos, hash_mb, time, &|| signals.stopped(), &mut |p| {
+        sink(Report::MateProgress(p))
+    }) {
+        Ok(a) => a,
+        Err(_) => {
+            sink(Report::Error(format!(
+                "go mate: no memory for a {hash_mb} MB table"
+            )));
+            crate::mate::MateAnswer::Timeout
+        }
+    };
+    done.store(true, Ordering::SeqCst);
+    sink(Report::Checkmate { answer, variant });
+}
+
 /// `bench` settings, as Stockfish takes them: `bench [hash MB] [threads] [depth]`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct BenchArgs {

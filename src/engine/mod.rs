@@ -379,6 +379,34 @@ impl Engine {
         Ok(())
     }
 
+    /// Starts `go mate`: the tsume solver, for `time` (None: until `stop`),
+    /// on a table of USI_Hash megabytes. Exactly one `Report::Checkmate`
+    /// follows.
+    pub fn mate(&mut self, time: Option<Duration>) -> Result<(), EngineError> {
+        if self.is_busy() {
+            return Err(EngineError::Busy);
+        }
+        let root = self.root.clone();
+        let sink = self.sink.clone();
+        let hash_mb = self.hash_mb;
+        self.start(false, move |_, _, signals, done| {
+            let run = catch_unwind(AssertUnwindSafe(|| {
+                with_root!(&root, pos => jobs::mate((**pos).clone(), hash_mb, time, signals, &sink, done))
+            }));
+            if let Err(p) = run {
+                if !done.swap(true, Ordering::SeqCst) {
+                    let msg = panic_message(p.as_ref());
+                    sink(Report::Error(format!("mate job panicked: {msg}")));
+                    sink(Report::Checkmate {
+                        answer: crate::mate::MateAnswer::Timeout,
+                        variant: root.variant(),
+                    });
+                }
+            }
+        });
+        Ok(())
+    }
+
     /// Starts `bench [hash] [threads] [depth]` on the pool; its lines come as
     /// `Report::Bench`. The threads it asks for are set back after it.
     pub fn bench(&mut self, args: &[String]) -> Result<(), EngineError> {

@@ -1,6 +1,7 @@
 //! What the engine says, as typed values: the protocol layer turns them into
 //! text in its own notation.
 
+use crate::mate::{MateAnswer, MateProgress};
 use crate::position::Move;
 pub use crate::search::Decision;
 use crate::search::Info;
@@ -37,6 +38,15 @@ pub enum Report {
     },
     /// The total of `go perft`.
     PerftTotal(u64),
+    /// Progress of `go mate`.
+    MateProgress(MateProgress),
+    /// The one answer to `go mate`.
+    Checkmate {
+        /// Mate line, no mate, or timeout.
+        answer: MateAnswer,
+        /// The variant of the line's moves.
+        variant: &'static Variant,
+    },
     /// A line of `bench` output.
     Bench(String),
     /// A remark for the user.

@@ -63,7 +63,10 @@ impl fmt::Display for SfenError {
             BadHand(s) => write!(f, "bad hand: {s}"),
             BadMoveNumber(s) => write!(f, "bad move number '{s}'"),
             KingCount { color, found } => {
-                write!(f, "{color:?} has {found} kings, expected 1 (0 only for one side)")
+                write!(
+                    f,
+                    "{color:?} has {found} kings, expected 1 (0 only for one side)"
+                )
             }
             PieceCount { piece, max, found } => {
                 write!(f, "too many pieces of kind {piece}: {found}, at most {max}")
@@ -454,12 +457,21 @@ mod tests {
             ),
             ("shogi", format!("{k} b - 0"), BadMoveNumber("0".into())),
             ("shogi", format!("{k} b - z"), BadMoveNumber("z".into())),
+            // One side may lack a king (a tsume problem's attacker), not both.
             (
                 "shogi",
-                "9/9/9/9/9/9/9/9/4K4 b - 1".into(),
+                "9/9/9/9/9/9/9/9/9 b - 1".into(),
                 KingCount {
-                    color: Color::White,
+                    color: Color::Black,
                     found: 0,
+                },
+            ),
+            (
+                "shogi",
+                "9/9/9/9/9/9/9/9/3KK4 w - 1".into(),
+                KingCount {
+                    color: Color::Black,
+                    found: 2,
                 },
             ),
             (

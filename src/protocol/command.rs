@@ -394,13 +394,13 @@ fn parse_go(rest: &[&str]) -> Result<Go, ParseError> {
             "infinite" => g.infinite = true,
             "ponder" => g.ponder = true,
             "mate" => {
-                mate = Some(match it.next() {
-                    Some("infinite") => None,
+                // A bare `go mate` means infinite, as YaneuraOu reads it.
+                mate = Some(match it.next_if(|w| !GO_KEYWORDS.contains(w)) {
+                    Some("infinite") | None => None,
                     Some(v) => Some(v.parse::<u64>().map_err(|_| ParseError::BadNumber {
                         field: "mate",
                         value: v.to_string(),
                     })?),
-                    None => return Err(ParseError::MissingValue("mate")),
                 })
             }
             "perft" => {
@@ -605,7 +605,8 @@ mod tests {
         assert!(parse("go depth -1").is_err());
         assert!(parse("go nodes -1").is_err());
         assert!(parse("go perft -1").is_err());
-        assert!(parse("go mate").is_err());
+        assert_eq!(ok("go mate"), Command::Go(Go::Mate(None)));
+        assert!(parse("go mate x").is_err());
         assert!(parse("go perft").is_err());
         assert!(parse("go fast").is_err());
         assert!(parse("go btime 99999999999999999999999").is_err());

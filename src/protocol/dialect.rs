@@ -5,6 +5,7 @@
 
 use super::command::GoSearch;
 use crate::engine::{Decision, Report};
+use crate::mate::MateAnswer;
 use crate::position::Notation;
 use crate::search::{Info, Limits, Score};
 use crate::variant::Variant;
@@ -129,6 +130,24 @@ impl Dialect {
                 format!("{}: {nodes}", self.notation().move_text(*mv, variant))
             }
             Report::PerftTotal(n) => format!("\nNodes searched: {n}"),
+            Report::MateProgress(p) => format!(
+                "info time {} nodes {} nps {} hashfull {}",
+                p.time_ms,
+                p.nodes,
+                p.nodes.saturating_mul(1000) / p.time_ms.max(1),
+                p.hashfull
+            ),
+            Report::Checkmate { answer, variant } => match answer {
+                MateAnswer::Mate(line) => {
+                    let moves: Vec<String> = line
+                        .iter()
+                        .map(|&m| self.notation().move_text(m, variant))
+                        .collect();
+                    format!("checkmate {}", moves.join(" "))
+                }
+                MateAnswer::NoMate => "checkmate nomate".to_string(),
+                MateAnswer::Timeout => "checkmate timeout".to_string(),
+            },
             Report::Message(m) | Report::Bench(m) => format!("info string {m}"),
             Report::Error(m) => format!("info string error: {m}"),
         }

@@ -398,10 +398,10 @@ impl Session {
                     ..Limits::default()
                 })
             }
-            Go::Mate(_) => {
-                self.out.line("checkmate notimplemented");
-                Ok(())
-            }
+            Go::Mate(None) if self.dialect() == Dialect::Uci => Err(EngineError::OutOfRange(
+                "go mate needs a number of moves in UCI".into(),
+            )),
+            Go::Mate(ms) => self.engine.mate(ms.map(Duration::from_millis)),
         };
         if let Err(e) = result {
             self.out.error(format!("go ignored: {e}"));

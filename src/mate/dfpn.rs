@@ -1,0 +1,519 @@
+//! Depth-first proof-number search (Nagai's df-pn) over checks and evasions.
+//!
+//! OR nodes are the attacker's (every move a check), AND nodes the
+//! defender's (every legal evasion). A position repeated on the current path
+//! counts as a failure for the attacker (perpetual check is not mate). Such a
+//! disproof depends on the path, so it is never stored: it only travels up
+//! the path that found it (a simple answer to the graph-history problem that
+//! can cost re-searches but never makes a false "no mate" of a table entry).
+
+use super::table::{MateTable, Numbers, INF, NO_LIMIT};
+use crate::core::{BitWord, Bitboard, Color};
+use crate::position::{Move, Position};
+use crate::tables::MAX_HAND_COUNT;
+use crate::variant::{Kind, MAX_HAND_KINDS};
+
+/// Deepest path the solver follows (plies); deeper lines count as failures.
+pub const MAX_MATE_PLY: usize = 3000;
+
+/// How often (in nodes) the solver asks whether to stop.
+const POLL_NODES: u64 = 4096;
+
+/// One move of an expanded node and what is known below it.
+#[derive(Copy, Clone)]
+struct Child {
+    mv: Move,
+    n: Numbers,
+    /// A drop on a square where another kind's drop comes first: searched
+    /// only once that one is proven (most interpositions fail alike, and the
+    /// first proof usually covers the rest by hand superiority).
+    hidden: bool,
+    /// Disproven by a repetition on the path (not storable).
+    path_dependent: bool,
+}
+
+/// What a search of a node found, and whether a disproof depends on the path.
+#[derive(Copy, Clone)]
+struct Found {
+    n: Numbers,
+    path_dependent: bool,
+}
+
+/// The proof-number search of one problem.
+pub struct DfPn<'t> {
+    table: &'t mut MateTable,
+    attacker: Color,
+    /// XOR of the hand keys for `n` pieces, per colour, kind and count.
+    hand_keys: Vec<u64>,
+    /// Full hashes of the positions on the current path.
+    path: Vec<u64>,
+    /// Reusable move lists, one per ply.
+    frames: Vec<Vec<Child>>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Set when `poll` asked to stop.
+    pub aborted: bool,
+    /// Longest mate searched for, in plies from the root (`NO_LIMIT`: any).
+    pub limit: u16,
+    /// Nodes after which the search gives up (and sets `out_of_budget`).
+    pub node_budget: u64,
+    /// Set when `node_budget` ran out; unlike `aborted`, a new budget lifts it.
+    pub out_of_budget: bool,
+    poll: &'t mut dyn FnMut(u64, &MateTable) -> bool,
+}
+
+impl<'t> DfPn<'t> {
+    /// A search for a mate by `attacker` using `table`; `poll(nodes, table)`
+    /// is called now and then and returns true to stop.
+    pub fn new<W: BitWord>(
+        pos: &Position<W>,
+        attacker: Color,
+        table: &'t mut MateTable,
+        poll: &'t mut dyn FnMut(u64, &MateTable) -> bool,
+    ) -> DfPn<'t> {
+        let t = pos.tables();
+        let per_kind = MAX_HAND_COUNT + 1;
+        let mut hand_keys = vec![0u64; 2 * MAX_HAND_KINDS * per_kind];
+        for c in Color::ALL {
+            for k in 0..t.variant.hand_kinds {
+                let mut acc = 0;
+                for n in 1..=MAX_HAND_COUNT {
+                    acc ^= t.hand_key(c, Kind(k as u8), n);
+                    hand_keys[(c.index() * MAX_HAND_KINDS + k) * per_kind + n] = acc;
+                }
+            }
+        }
+        DfPn {
+            table,
+            attacker,
+            hand_keys,
+            path: Vec::with_capacity(256),
+            frames: Vec::new(),
+            nodes: 0,
+            aborted: false,
+            limit: NO_LIMIT,
+            node_budget: u64::MAX,
+            out_of_budget: false,
+            poll,
+        }
+    }
+
+    /// The position's key without its hands.
+    #[inline]
+    pub fn board_key<W: BitWord>(&self, pos: &Position<W>) -> u64 {
+        let per_kind = MAX_HAND_COUNT + 1;
+        let mut k = pos.hash();
+        for c in Color::ALL {
+            let hand = pos.hand(c);
+            for ki in 0..pos.variant().hand_kinds {
+                let n = hand.count(Kind(ki as u8));
+                k ^= self.hand_keys[(c.index() * MAX_HAND_KINDS + ki) * per_kind + n];
+            }
+        }
+        k
+    }
+
+    /// The attacker's hand in `pos`, packed.
+    #[inline]
+    pub fn attacker_hand<W: BitWord>(&self, pos: &Position<W>) -> u64 {
+        pos.hand(self.attacker).packed()
+    }
+
+    /// What the table says of a mate within `plies` from `pos` (None:
+    /// nothing).
+    pub fn probe<W: BitWord>(&mut self, pos: &Position<W>, plies: u16) -> Option<Numbers> {
+        let (key, hand) = (self.board_key(pos), self.attacker_hand(pos));
+        self.table.probe(key, hand, plies)
+    }
+
+    /// Plies left for the mate at `ply` from the root.
+    #[inline]
+    fn plies_left(&self, ply: usize) -> u16 {
+        if self.limit == NO_LIMIT {
+            NO_LIMIT
+        } else {
+            self.limit.saturating_sub(ply as u16)
+        }
+    }
+
+    /// Searches `pos` until it is proven or disproven, or `poll` stops it.
+    pub fn solve<W: BitWord>(&mut self, pos: &mut Position<W>) -> Numbers {
+        self.path.clear();
+        let f = self.mid(pos, INF, INF, 0);
+        f.n
+    }
+
+    /// The moves to consider: checks at OR nodes, every legal move at AND
+    /// nodes, with their first numbers.
+    #[inline(never)]
+    fn expand<W: BitWord>(
+        &mut self,
+        pos: &mut Position<W>,
+        or: bool,
+        child_left: u16,
+        out: &mut Vec<Child>,
+    ) {
+        out.clear();
+        let moves = pos.legal_moves();
+        let disc = if or {
+            pos.discoverers()
+        } else {
+            Default::default()
+        };
+        let mut drop_squares = Bitboard::<W>::EMPTY;
+        for &m in moves.iter() {
+            if or && !pos.gives_check(disc, m) {
+                continue;
+            }
+            let hidden = !or && m.is_drop() && drop_squares.has(m.to());
+            if m.is_drop() {
+                drop_squares.set(m.to());
+            }
+            pos.do_move(m);
+            let mut child = Child {
+                mv: m,
+                n: UNKNOWN,
+                path_dependent: false,
+                hidden,
+            };
+            if self.path.contains(&pos.hash()) {
+                child.n = DISPROVEN;
+                child.path_dependent = true;
+            } else if let Some(n) = self.probe(pos, child_left) {
+                child.n = n;
+            } else if or {
+                // The fewer the evasions, the likelier the mate; none is mate.
+                let evasions = evasion_count(pos);
+                child.n = if evasions == 0 {
+                    self.mated(pos)
+                } else {
+                    Numbers {
+                        pn: evasions,
+                        ..UNKNOWN
+                    }
+                };
+            }
+            pos.undo_move();
+            out.push(child);
+        }
+    }
+
+    /// Makes the next hidden drop searchable on every square whose shown
+    /// drops are all proven, with what the table knows of it (which may
+    /// prove it at once, and then the next is shown).
+    fn reveal_drops<W: BitWord>(
+        &mut self,
+        pos: &mut Position<W>,
+        child_left: u16,
+        children: &mut [Child],
+    ) {
+        let mut i = 0;
+        while i < children.len() {
+            let c = children[i];
+            if !c.hidden {
+                i += 1;
+                continue;
+            }
+            let to = c.mv.to();
+            let open = children
+                .iter()
+                .any(|o| !o.hidden && o.mv.is_drop() && o.mv.to() == to && o.n.pn != 0);
+            if open {
+                i += 1;
+                continue;
+            }
+            children[i].hidden = false;
+            pos.do_move(c.mv);
+            if let Some(n) = self.probe(pos, child_left) {
+                children[i].n = n;
+            }
+            pos.undo_move();
+            // A proven reveal may free the next one on the same square,
+            // which comes later in the list.
+            i += 1;
+        }
+    }
+
+    /// The numbers of a mated position (defender to move): proven, and the
+    /// attacker needs every piece of a kind the defender has none of in hand
+    /// (with fewer, the defender would hold one to interpose).
+    fn mated<W: BitWord>(&self, pos: &Position<W>) -> Numbers {
+        Numbers {
+            pn: 0,
+            dn: INF,
+            len: 0,
+            hand: self.withheld(pos, 0),
+        }
+    }
+
+    /// Proof hand `ph` at an AND node, raised to all the attacker holds of
+    /// every kind the defender lacks.
+    fn withheld<W: BitWord>(&self, pos: &Position<W>, ph: u64) -> u64 {
+        let ours = self.attacker_hand(pos).to_le_bytes();
+        let theirs = pos.hand(self.attacker.opp()).packed().to_le_bytes();
+        let mut out = ph.to_le_bytes();
+        for k in 0..pos.variant().hand_kinds {
+            if theirs[k] == 0 {
+                out[k] = ours[k];
+            }
+        }
+        u64::from_le_bytes(out)
+    }
+
+    /// Multiple-iterative deepening at one node: searches below `pos` until
+    /// its proof number reaches `th_pn` or its disproof number `th_dn`.
+    fn mid<W: BitWord>(
+        &mut self,
+        pos: &mut Position<W>,
+        th_pn: u32,
+        th_dn: u32,
+        ply: usize,
+    ) -> Found {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(POLL_NODES) && (self.poll)(self.nodes, self.table) {
+            self.aborted = true;
+        }
+        if self.nodes >= self.node_budget {
+            self.out_of_budget = true;
+        }
+        if ply >= MAX_MATE_PLY {
+            return Found {
+                n: DISPROVEN,
+                path_dependent: true,
+            };
+        }
+        let or = pos.side_to_move() == self.attacker;
+        let left = self.plies_left(ply);
+        if left == 0 {
+            // No plies left: mated now, or no mate within the limit.
+            let n = if or || pos.has_legal_move() {
+                DISPROVEN
+            } else {
+                self.mated(pos)
+            };
+            return Found {
+                n,
+                path_dependent: false,
+            };
+        }
+        let child_left = if left == NO_LIMIT { NO_LIMIT } else { left - 1 };
+        let (key, hand) = (self.board_key(pos), self.attacker_hand(pos));
+        if self.frames.len() <= ply {
+            self.frames.resize_with(ply + 1, Vec::new);
+        }
+        let mut children = std::mem::take(&mut self.frames[ply]);
+        self.expand(pos, or, child_left, &mut children);
+        self.path.push(pos.hash());
+        let start_nodes = self.nodes;
+
+        let mut found = loop {
+            if !or {
+                self.reveal_drops(pos, child_left, &mut children);
+            }
+            let (n, path_dependent) = summarize(&children, or);
+            if n.pn >= th_pn || n.dn >= th_dn || self.aborted || self.out_of_budget {
+                break Found { n, path_dependent };
+            }
+            // The most promising child and the runner-up's number.
+            let num = |c: &Child| if or { c.n.pn } else { c.n.dn };
+            let mut best = children.iter().position(|c| !c.hidden).unwrap_or(0);
+            let mut second = INF;
+            for (i, c) in children.iter().enumerate().skip(best + 1) {
+                if c.hidden {
+                    continue;
+                }
+                if num(c) < num(&children[best]) {
+                    second = num(&children[best]);
+                    best = i;
+                } else if num(c) < second {
+                    second = num(c);
+                }
+            }
+            // A little beyond the runner-up (1 + 1/4), so that the search
+            // does not switch between two close children at every step.
+            let second = second.saturating_add(1).min(INF);
+            let c = children[best];
+            let (cth_pn, cth_dn) = if or {
+                (
+                    th_pn.min(second),
+                    th_dn.saturating_sub(n.dn).saturating_add(c.n.dn).min(INF),
+                )
+            } else {
+                (
+                    th_pn.saturating_sub(n.pn).saturating_add(c.n.pn).min(INF),
+                    th_dn.min(second),
+                )
+            };
+            pos.do_move(c.mv);
+            let f = self.mid(pos, cth_pn, cth_dn, ply + 1);
+            pos.undo_move();
+            children[best].n = f.n;
+            children[best].path_dependent = f.path_dependent && f.n.dn == 0;
+        };
+
+        if found.n.pn == 0 {
+            found.n.hand = self.proof_hand(pos, or, &children);
+        }
+        self.path.pop();
+        self.frames[ply] = children;
+        if !self.aborted && !self.out_of_budget {
+            // A disproof that rests on a repetition of this path is not
+            // kept: elsewhere the position may mate.
+            if !(found.path_dependent && found.n.dn == 0) {
+                let work = self.nodes - start_nodes + 1;
+                self.table.store(key, hand, found.n, work, left);
+            }
+        }
+        found
+    }
+
+    /// The proof hand of a proven node: at OR nodes the shortest proven
+    /// child's, plus a dropped piece and less a captured one; at AND nodes
+    /// the union of the children's, raised by `withheld`.
+    fn proof_hand<W: BitWord>(&self, pos: &mut Position<W>, or: bool, children: &[Child]) -> u64 {
+        let here = self.attacker_hand(pos).to_le_bytes();
+        if or {
+            let Some(c) = children
+                .iter()
+                .filter(|c| c.n.pn == 0)
+                .min_by_key(|c| c.n.len)
+            else {
+                return self.attacker_hand(pos);
+            };
+            pos.do_move(c.mv);
+            let after = self.attacker_hand(pos).to_le_bytes();
+            pos.undo_move();
+            let child = c.n.hand.to_le_bytes();
+            let mut out = [0u8; 8];
+            for k in 0..8 {
+                let dropped = here[k].saturating_sub(after[k]);
+                out[k] = here[k].min(child[k] + dropped);
+            }
+            u64::from_le_bytes(out)
+        } else {
+            let mut out = [0u8; 8];
+            for c in children.iter().filter(|c| !c.hidden) {
+                for (o, h) in out.iter_mut().zip(c.n.hand.to_le_bytes()) {
+                    *o = (*o).max(h);
+                }
+            }
+            for k in 0..8 {
+                out[k] = out[k].min(here[k]);
+            }
+            self.withheld(pos, u64::from_le_bytes(out))
+        }
+    }
+}
+
+/// Numbers of a position not searched yet.
+const UNKNOWN: Numbers = Numbers {
+    pn: 1,
+    dn: 1,
+    len: 0,
+    hand: 0,
+};
+
+/// Numbers of a position without a mate.
+const DISPROVEN: Numbers = Numbers {
+    pn: INF,
+    dn: 0,
+    len: 0,
+    hand: 0,
+};
+
+/// A node's numbers from its children's: OR takes the least proof number and
+/// for the disproof number the largest plus one per other open child (a
+/// plain sum overcounts), AND the reverse. Also the mate length when
+/// proven (shortest for the attacker, longest for the defender) and whether a
+/// disproof rests on a repetition.
+fn summarize(children: &[Child], or: bool) -> (Numbers, bool) {
+    let mut pn_min = INF;
+    let mut dn_min = INF;
+    let mut len_min = u16::MAX;
+    let mut len_max = 0u16;
+    let mut dependent = false;
+    let (mut pn_max, mut dn_max, mut open_pn, mut open_dn) = (0u32, 0u32, 0u32, 0u32);
+    for c in children.iter().filter(|c| !c.hidden) {
+        pn_min = pn_min.min(c.n.pn);
+        dn_min = dn_min.min(c.n.dn);
+        pn_max = pn_max.max(c.n.pn);
+        dn_max = dn_max.max(c.n.dn);
+        open_pn += (c.n.pn != 0) as u32;
+        open_dn += (c.n.dn != 0) as u32;
+        if c.n.pn == 0 {
+            len_min = len_min.min(c.n.len);
+            len_max = len_max.max(c.n.len);
+        }
+        dependent |= c.path_dependent;
+    }
+    // Sums overcount positions reached by several moves (interpositions
+    // above all): the largest number plus one per other open child instead.
+    let pn_sum = if pn_max == 0 {
+        0
+    } else {
+        pn_max.saturating_add(open_pn - 1).min(INF)
+    };
+    let dn_sum = if dn_max == 0 {
+        0
+    } else {
+        dn_max.saturating_add(open_dn - 1).min(INF)
+    };
+    if or {
+        if children.is_empty() {
+            // No check: no mate.
+            return (DISPROVEN, false);
+        }
+        let len = if pn_min == 0 { len_min + 1 } else { 0 };
+        (
+            Numbers {
+                pn: pn_min,
+                dn: dn_sum,
+                len,
+                hand: 0,
+            },
+            dependent && dn_sum == 0,
+        )
+    } else {
+        if children.is_empty() {
+            // Checked with no legal move: mate.
+            // Mated (`mid` sets the proof hand).
+            return (
+                Numbers {
+                    pn: 0,
+                    dn: INF,
+                    ..UNKNOWN
+                },
+                false,
+            );
+        }
+        let len = if pn_sum == 0 { len_max + 1 } else { 0 };
+        let dependent = dn_min == 0
+            && children
+                .iter()
+                .all(|c| c.hidden || c.n.dn != 0 || c.path_dependent);
+        (
+            Numbers {
+                pn: pn_sum,
+                dn: dn_min,
+                len,
+                hand: 0,
+            },
+            dependent,
+        )
+    }
+}
+
+/// Evasions of the defender to move, with the drops on one square counted
+/// once (as `expand` searches them).
+fn evasion_count<W: BitWord>(pos: &Position<W>) -> u32 {
+    let mut drop_squares = Bitboard::<W>::EMPTY;
+    let mut n = 0;
+    for m in pos.legal_moves() {
+        if m.is_drop() {
+            drop_squares.set(m.to());
+        } else {
+            n += 1;
+        }
+    }
+    n + drop_squares.count()
+}

@@ -1,0 +1,371 @@
+//! Tsume (checkmate problem) solving for `go mate`: a df-pn search over
+//! checks and evasions (`dfpn`) on a table with hand superiority (`table`),
+//! and the answer line read back from the table: the attacker's shortest
+//! proven mate against the defender's longest defence, where a dropped
+//! interposition that only lengthens the mate by its own capture (無駄合,
+//! a useless interposition) does not count as a longer defence.
+//!
+//! The attacker is the side to move; it may have no king. Every variant
+//! works: Heian has no drops, and a bare king there is not a mate.
+
+pub mod dfpn;
+pub mod table;
+
+pub use dfpn::{DfPn, MAX_MATE_PLY};
+pub use table::{AllocError, MateTable, Numbers, INF, NO_LIMIT};
+
+use crate::core::{BitWord, Bitboard};
+use crate::position::{Move, Position};
+use std::time::{Duration, Instant};
+
+/// How a solve ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateAnswer {
+    /// A mate: the whole line, ending in checkmate.
+    Mate(Vec<Move>),
+    /// Proven that no mate by checks exists.
+    NoMate,
+    /// Stopped (time or `stop`) before an answer.
+    Timeout,
+}
+
+/// Progress of a running solve.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MateProgress {
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the start.
+    pub time_ms: u64,
+    /// Table use, per thousand.
+    pub hashfull: u32,
+}
+
+/// Nodes the search for the shortest mate may take beyond twice the proof's.
+const REFINE_NODES: u64 = 200_000;
+
+/// How often a running solve reports progress.
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
+/// Solves `root` (attacker to move) with a table of `table_mb` MB, within
+/// `time` (None: until `stop()`), reporting through `on_progress` about once
+/// a second and once at the end.
+pub fn solve<W: BitWord>(
+    root: &Position<W>,
+    table_mb: usize,
+    time: Option<Duration>,
+    stop: &dyn Fn() -> bool,
+    on_progress: &mut dyn FnMut(MateProgress),
+) -> Result<MateAnswer, AllocError> {
+    let mut table = MateTable::try_new(table_mb)?;
+    let start = Instant::now();
+    let mut last_report = start;
+    let mut poll = |nodes: u64, table: &MateTable| -> bool {
+        let now = Instant::now();
+        if now.duration_since(last_report) >= PROGRESS_EVERY {
+            last_report = now;
+            on_progress(MateProgress {
+                nodes,
+                time_ms: now.duration_since(start).as_millis() as u64,
+                hashfull: table.hashfull(),
+            });
+        }
+        stop() || time.is_some_and(|t| now.duration_since(start) >= t)
+    };
+    let mut pos = root.clone();
+    let attacker = pos.side_to_move();
+    let mut dfpn = DfPn::new(&pos, attacker, &mut table, &mut poll);
+    let n = dfpn.solve(&mut pos);
+    let answer = if dfpn.aborted {
+        MateAnswer::Timeout
+    } else if n.pn == 0 {
+        // A first line from the proof trees, the answer if time runs out
+        // before the shortest one is known.
+        let first = mate_line(&mut dfpn, &mut pos);
+        // Making sure of the shortest mate may take far longer than the
+        // proof (disproving every shorter mate): a budget of nodes.
+        dfpn.node_budget = dfpn.nodes.saturating_mul(3).saturating_add(REFINE_NODES);
+        match shortest_line(&mut dfpn, &mut pos, n.len).or(first) {
+            Some(line) => MateAnswer::Mate(line),
+            None => MateAnswer::Timeout,
+        }
+    } else {
+        MateAnswer::NoMate
+    };
+    let nodes = dfpn.nodes;
+    drop(dfpn);
+    on_progress(MateProgress {
+        nodes,
+        time_ms: start.elapsed().as_millis() as u64,
+        hashfull: table.hashfull(),
+    });
+    Ok(answer)
+}
+
+/// The mate line of a proven root, read from the table (subtrees that were
+/// replaced are solved again). None if stopped first or if the table does
+/// not lead to a mate within `MAX_MATE_PLY` plies.
+pub fn mate_line<W: BitWord>(dfpn: &mut DfPn<'_>, pos: &mut Position<W>) -> Option<Vec<Move>> {
+    let attacker = pos.side_to_move();
+    let mut line = Vec::new();
+    let mut seen = Vec::new();
+    let result = loop {
+        if line.len() > MAX_MATE_PLY || dfpn.aborted {
+            break None;
+        }
+        seen.push(pos.hash());
+        let or = pos.side_to_move() == attacker;
+        let moves = pos.legal_moves();
+        if !or && moves.is_empty() {
+            break pos.in_check().then_some(());
+        }
+        let disc = if or {
+            pos.discoverers()
+        } else {
+            Bitboard::EMPTY
+        };
+        let checkers = pos.checkers();
+        // (effective length, move) of the best proven child so far.
+        let mut best: Option<(i32, Move)> = None;
+        let mut refuted = false;
+        for &m in moves.iter() {
+            if or && !pos.gives_check(disc, m) {
+                continue;
+            }
+            let useless = !or && is_drop_interposition(pos, checkers, m);
+            pos.do_move(m);
+            let repeated = seen.contains(&pos.hash());
+            let mut n = dfpn.probe(pos, NO_LIMIT);
+            // A defence the table lost (replaced) is solved again; the
+            // attacker's unproven checks are left alone.
+            if !or && !repeated && n.is_none_or(|n| n.pn != 0) {
+                n = Some(dfpn.solve(pos));
+            }
+            if or && n.is_none() && !pos.has_legal_move() {
+                n = Some(Numbers {
+                    pn: 0,
+                    dn: INF,
+                    len: 0,
+                    hand: 0,
+                });
+            }
+            pos.undo_move();
+            let proven = n.filter(|n| n.pn == 0 && !repeated);
+            let Some(n) = proven else {
+                if !or {
+                    refuted = true;
+                    break;
+                }
+                continue;
+            };
+            let len = n.len as i32 - if useless { 2 } else { 0 };
+            let better = match best {
+                None => true,
+                Some((b, _)) => {
+                    if or {
+                        len < b
+                    } else {
+                        len > b
+                    }
+                }
+            };
+            if better {
+                best = Some((len, m));
+            }
+        }
+        if refuted {
+            break None;
+        }
+        let Some((_, m)) = best else { break None };
+        line.push(m);
+        pos.do_move(m);
+    };
+    for _ in 0..line.len() {
+        pos.undo_move();
+    }
+    result.map(|_| line)
+}
+
+/// The shortest mate against the longest defence, from a root proven with a
+/// mate of `len` plies: proves mates of `len - 2`, `len - 4`, ... plies
+/// until one fails, then reads a line of exactly the shortest length. None
+/// if stopped first.
+pub fn shortest_line<W: BitWord>(
+    dfpn: &mut DfPn<'_>,
+    pos: &mut Position<W>,
+    len: u16,
+) -> Option<Vec<Move>> {
+    let mut shortest = len;
+    while shortest >= 3 {
+        dfpn.limit = shortest - 2;
+        let n = dfpn.solve(pos);
+        if dfpn.aborted {
+            return None;
+        }
+        if n.pn != 0 {
+            break;
+        }
+        shortest = n.len.min(shortest - 2);
+    }
+    let line = exact_line(dfpn, pos, shortest);
+    dfpn.limit = NO_LIMIT;
+    line
+}
+
+/// Whether the position after `m` has a mate within `plies` (solved if the
+/// table does not know).
+fn mates_within<W: BitWord>(
+    dfpn: &mut DfPn<'_>,
+    pos: &mut Position<W>,
+    m: Move,
+    plies: u16,
+) -> bool {
+    pos.do_move(m);
+    let n = match dfpn.probe(pos, plies) {
+        Some(n) if n.pn == 0 || n.dn == 0 => n,
+        _ => {
+            dfpn.limit = plies;
+            dfpn.solve(pos)
+        }
+    };
+    pos.undo_move();
+    n.pn == 0
+}
+
+/// A mate line of exactly `plies` from a position whose shortest mate
+/// against the longest defence has that length: each attacker move keeps a
+/// mate within the plies left, each defender move is one after which no
+/// shorter mate exists.
+fn exact_line<W: BitWord>(
+    dfpn: &mut DfPn<'_>,
+    pos: &mut Position<W>,
+    plies: u16,
+) -> Option<Vec<Move>> {
+    let attacker = pos.side_to_move();
+    let mut line = Vec::new();
+    let mut left = plies;
+    let result = loop {
+        if dfpn.aborted || dfpn.out_of_budget {
+            break None;
+        }
+        let or = pos.side_to_move() == attacker;
+        let moves = pos.legal_moves();
+        if left == 0 {
+            break (!or && moves.is_empty() && pos.in_check()).then_some(());
+        }
+        let mut chosen = None;
+        if or {
+            // Checks the table already proves short first, then the others
+            // by the length of their proof trees (disproving is the cost).
+            let disc = pos.discoverers();
+            let checks: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| pos.gives_check(disc, m))
+                .collect();
+            let mut order: Vec<(u16, Move)> = checks
+                .into_iter()
+                .map(|m| {
+                    pos.do_move(m);
+                    let known = dfpn.probe(pos, left - 1).filter(|n| n.pn == 0);
+                    let len = dfpn.probe(pos, NO_LIMIT).filter(|n| n.pn == 0);
+                    pos.undo_move();
+                    let rank = if known.is_some() {
+                        0
+                    } else {
+                        len.map_or(u16::MAX, |n| n.len.saturating_add(1))
+                    };
+                    (rank, m)
+                })
+                .collect();
+            order.sort_by_key(|&(rank, _)| rank);
+            for (_, m) in order {
+                if mates_within(dfpn, pos, m, left - 1) {
+                    chosen = Some(m);
+                    break;
+                }
+            }
+        } else {
+            // Every defence is mated within `left - 1`; the longest is one
+            // that is not mated within `left - 3`. Tried longest-looking
+            // first (by the proof trees' lengths), as proving the others
+            // short is cheap and disproving is not.
+            let mut order: Vec<(u16, Move)> = moves
+                .iter()
+                .map(|&m| {
+                    pos.do_move(m);
+                    let len = dfpn.probe(pos, NO_LIMIT).map_or(u16::MAX, |n| n.len);
+                    pos.undo_move();
+                    (len, m)
+                })
+                .collect();
+            order.sort_by_key(|&(len, _)| std::cmp::Reverse(len));
+            for (_, m) in order {
+                if left < 3 || !mates_within(dfpn, pos, m, left - 3) {
+                    chosen = Some(m);
+                    break;
+                }
+            }
+        }
+        let Some(m) = chosen else { break None };
+        line.push(m);
+        pos.do_move(m);
+        left -= 1;
+    };
+    for _ in 0..line.len() {
+        pos.undo_move();
+    }
+    result.map(|_| line)
+}
+
+/// Whether the defender's move `m` drops a piece between its king and a
+/// single distant checker (an interposition the attacker may simply take).
+fn is_drop_interposition<W: BitWord>(pos: &Position<W>, checkers: Bitboard<W>, m: Move) -> bool {
+    if !m.is_drop() || checkers.more_than_one() || checkers.is_empty() {
+        return false;
+    }
+    let t = pos.tables();
+    let ksq = pos.king_square(pos.side_to_move());
+    t.between(ksq, checkers.lowest()).has(m.to())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Variant;
+
+    fn solve_sfen(variant: &str, sfen: &str) -> MateAnswer {
+        let v = Variant::by_name(variant).unwrap();
+        let pos = Position::<u128>::from_sfen(v, sfen).unwrap();
+        solve(
+            &pos,
+            16,
+            Some(Duration::from_secs(20)),
+            &|| false,
+            &mut |_| {},
+        )
+        .unwrap()
+    }
+
+    fn usi(answer: &MateAnswer, variant: &str) -> Vec<String> {
+        let v = Variant::by_name(variant).unwrap();
+        match answer {
+            MateAnswer::Mate(line) => line.iter().map(|m| m.to_usi(v)).collect(),
+            other => panic!("expected a mate, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn mate_in_one_and_three() {
+        // Head gold drop.
+        let a = solve_sfen("shogi", "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
+        assert_eq!(usi(&a, "shogi"), vec!["G*5b"]);
+        let a = solve_sfen("shogi", "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1");
+        assert_eq!(usi(&a, "shogi").len(), 3);
+    }
+
+    #[test]
+    fn no_check_means_no_mate() {
+        let a = solve_sfen("shogi", "4k4/9/9/9/9/9/9/9/9 b P2r2b4g4s4n4l16p 1");
+        assert_eq!(a, MateAnswer::NoMate);
+    }
+}

@@ -1,0 +1,335 @@
+//! The solver's table: proof and disproof numbers per position, with hand
+//! superiority. Entries are keyed by the board (and side to move) without the
+//! hands, and keep the attacker's hand: the attacker's pieces decide the
+//! defender's too (pieces are conserved within a solve), and a board proven
+//! with hand `h` is proven with any hand that covers `h`, a board disproven
+//! with `h` disproven with any hand that `h` covers.
+//!
+//! Size is fixed at creation (USI_Hash). A full bucket drops its entry with
+//! the least work behind it, so a long solve keeps the expensive results and
+//! collects the rest instead of running out.
+
+use crate::position::Hand;
+use std::alloc::{self, Layout};
+use std::ptr::NonNull;
+
+/// Proof or disproof number meaning "infinite".
+pub const INF: u32 = u32::MAX / 2;
+
+/// Plies left in a search without a length limit.
+pub const NO_LIMIT: u16 = u16::MAX;
+
+/// Entries per bucket: one board's entries (several hands) share a bucket.
+const BUCKET_ENTRIES: usize = 8;
+
+/// One position's numbers.
+#[derive(Copy, Clone, Default)]
+#[repr(C)]
+struct Entry {
+    /// Board key (0: empty slot; real keys are made nonzero).
+    key: u64,
+    /// Attacker's hand, packed.
+    hand: u64,
+    pn: u32,
+    dn: u32,
+    /// Mate length in plies (proven entries).
+    len: u16,
+    /// Disproven entries: the most plies the disproof covers (`NO_LIMIT`:
+    /// no mate at all).
+    limit: u16,
+    /// Work behind the entry: log2 of the nodes searched below it, plus one.
+    work: u8,
+    _pad: [u8; 3],
+}
+
+const _: () = assert!(std::mem::size_of::<Entry>() == 32);
+
+#[repr(C, align(64))]
+struct Bucket([Entry; BUCKET_ENTRIES]);
+
+/// What the table knows of a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Numbers {
+    /// Proof number (0: proven).
+    pub pn: u32,
+    /// Disproof number (0: disproven).
+    pub dn: u32,
+    /// Mate length in plies when proven.
+    pub len: u16,
+    /// When proven: the proof hand, the attacker's pieces the mate needs
+    /// (packed); it is what a proven entry is stored under.
+    pub hand: u64,
+}
+
+/// The proof-number table.
+pub struct MateTable {
+    buckets: NonNull<Bucket>,
+    len: usize,
+}
+
+// The table is used by one thread at a time.
+unsafe impl Send for MateTable {}
+
+/// A table could not be allocated.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AllocError;
+
+impl MateTable {
+    /// A zeroed table of `mb` megabytes.
+    pub fn try_new(mb: usize) -> Result<MateTable, AllocError> {
+        let bytes = mb.max(1).checked_mul(1 << 20).ok_or(AllocError)?;
+        let len = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let layout = Layout::array::<Bucket>(len).map_err(|_| AllocError)?;
+        let p = unsafe { alloc::alloc_zeroed(layout) } as *mut Bucket;
+        let buckets = NonNull::new(p).ok_or(AllocError)?;
+        Ok(MateTable { buckets, len })
+    }
+
+    #[inline(always)]
+    fn bucket(&mut self, key: u64) -> &mut Bucket {
+        let i = ((key as u128 * self.len as u128) >> 64) as usize;
+        unsafe { &mut *self.buckets.as_ptr().add(i) }
+    }
+
+    /// The numbers of board `key` with attacker hand `hand` for a mate within
+    /// `plies`, if known exactly or by hand superiority: a proof must be that
+    /// short, a disproof must cover that many plies.
+    #[inline]
+    pub fn probe(&mut self, key: u64, hand: u64, plies: u16) -> Option<Numbers> {
+        let key = key | 1;
+        let b = self.bucket(key);
+        let mut exact = None;
+        for e in b.0.iter() {
+            if e.key != key {
+                continue;
+            }
+            if e.pn == 0 && e.len <= plies && Hand::packed_covers(hand, e.hand) {
+                return Some(Numbers {
+                    pn: 0,
+                    dn: INF,
+                    len: e.len,
+                    hand: e.hand,
+                });
+            }
+            if e.dn == 0 && plies <= e.limit && Hand::packed_covers(e.hand, hand) {
+                return Some(Numbers {
+                    pn: INF,
+                    dn: 0,
+                    len: 0,
+                    hand,
+                });
+            }
+            if e.hand == hand && e.pn != 0 && e.dn != 0 {
+                exact = Some(Numbers {
+                    pn: e.pn,
+                    dn: e.dn,
+                    len: e.len,
+                    hand,
+                });
+            }
+        }
+        exact
+    }
+
+    /// Records the numbers of board `key` with attacker hand `hand` (a proof
+    /// is recorded under its proof hand `n.hand`), found with `nodes` nodes
+    /// of work in a search for a mate within `plies`.
+    pub fn store(&mut self, key: u64, hand: u64, n: Numbers, nodes: u64, plies: u16) {
+        let key = key | 1;
+        let hand = if n.pn == 0 { n.hand } else { hand };
+        let work = (64 - nodes.leading_zeros()) as u8 + 1;
+        let b = self.bucket(key);
+        let mut slot = 0;
+        let mut least = u8::MAX;
+        for (i, e) in b.0.iter().enumerate() {
+            if e.key == key && e.hand == hand {
+                slot = i;
+                break;
+            }
+            // A proof makes the same board's entries with more attacker
+            // pieces and no shorter proof redundant; a disproof those with
+            // fewer pieces and no longer reach.
+            let redundant = e.key == key
+                && ((n.pn == 0
+                    && (e.pn != 0 || e.len >= n.len)
+                    && Hand::packed_covers(e.hand, hand))
+                    || (n.dn == 0
+                        && (e.dn != 0 || e.limit <= plies)
+                        && Hand::packed_covers(hand, e.hand)));
+            let w = if e.key == 0 || redundant { 0 } else { e.work };
+            if w < least {
+                least = w;
+                slot = i;
+            }
+        }
+        let e = &mut b.0[slot];
+        let work = if e.key == key && e.hand == hand {
+            work.max(e.work)
+        } else {
+            work
+        };
+        *e = Entry {
+            key,
+            hand,
+            pn: n.pn,
+            dn: n.dn,
+            len: n.len,
+            limit: plies,
+            work,
+            _pad: [0; 3],
+        };
+    }
+
+    /// Used slots per thousand, from a sample.
+    pub fn hashfull(&self) -> u32 {
+        let n = self.len.min(125);
+        let mut used = 0;
+        for i in 0..n {
+            let b = unsafe { &*self.buckets.as_ptr().add(i) };
+            used += b.0.iter().filter(|e| e.key != 0).count();
+        }
+        (used * 1000 / (n * BUCKET_ENTRIES)) as u32
+    }
+}
+
+impl Drop for MateTable {
+    fn drop(&mut self) {
+        let layout = Layout::array::<Bucket>(self.len).expect("the layout it was made with");
+        unsafe { alloc::dealloc(self.buckets.as_ptr() as *mut u8, layout) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hand(counts: [u8; 8]) -> u64 {
+        u64::from_le_bytes(counts)
+    }
+
+    #[test]
+    fn superior_hands_share_proofs_and_disproofs() {
+        let mut t = MateTable::try_new(1).unwrap();
+        let key = 0xdead_beef_0000_1234;
+        let h = hand([1, 0, 2, 0, 0, 0, 0, 0]);
+        assert_eq!(t.probe(key, h, NO_LIMIT), None);
+        t.store(
+            key,
+            h,
+            Numbers {
+                pn: 0,
+                dn: INF,
+                len: 7,
+                hand: h,
+            },
+            100,
+            NO_LIMIT,
+        );
+        // More attacker pieces: still proven.
+        let more = hand([1, 1, 2, 0, 0, 0, 0, 0]);
+        assert_eq!(
+            t.probe(key, more, NO_LIMIT).map(|n| (n.pn, n.len)),
+            Some((0, 7))
+        );
+        // Fewer: unknown.
+        assert_eq!(t.probe(key, hand([0, 0, 2, 0, 0, 0, 0, 0]), NO_LIMIT), None);
+        let other = 0x1111_2222_3333_4444;
+        t.store(
+            other,
+            more,
+            Numbers {
+                pn: INF,
+                dn: 0,
+                len: 0,
+                hand: more,
+            },
+            100,
+            NO_LIMIT,
+        );
+        assert_eq!(t.probe(other, h, NO_LIMIT).map(|n| n.dn), Some(0));
+        assert_eq!(
+            t.probe(other, hand([2, 1, 2, 0, 0, 0, 0, 0]), NO_LIMIT),
+            None
+        );
+        // Unknown numbers are kept for the exact hand only.
+        t.store(
+            other,
+            hand([5, 0, 0, 0, 0, 0, 0, 0]),
+            Numbers {
+                pn: 3,
+                dn: 4,
+                len: 0,
+                hand: 0,
+            },
+            10,
+            NO_LIMIT,
+        );
+        let n = t
+            .probe(other, hand([5, 0, 0, 0, 0, 0, 0, 0]), NO_LIMIT)
+            .unwrap();
+        assert_eq!((n.pn, n.dn), (3, 4));
+    }
+
+    #[test]
+    fn proofs_and_disproofs_have_a_length() {
+        let mut t = MateTable::try_new(1).unwrap();
+        let h = hand([1, 0, 0, 0, 0, 0, 0, 0]);
+        let proof = Numbers {
+            pn: 0,
+            dn: INF,
+            len: 9,
+            hand: h,
+        };
+        t.store(7, h, proof, 10, NO_LIMIT);
+        assert_eq!(t.probe(7, h, 9).map(|n| n.len), Some(9));
+        assert_eq!(t.probe(7, h, 7), None);
+        let disproof = Numbers {
+            pn: INF,
+            dn: 0,
+            len: 0,
+            hand: h,
+        };
+        // No mate within 5 plies: says nothing of 7.
+        t.store(8, h, disproof, 10, 5);
+        assert_eq!(t.probe(8, h, 5).map(|n| n.dn), Some(0));
+        assert_eq!(t.probe(8, h, 3).map(|n| n.dn), Some(0));
+        assert_eq!(t.probe(8, h, 7), None);
+    }
+
+    #[test]
+    fn a_full_bucket_keeps_the_most_work() {
+        let mut t = MateTable::try_new(1).unwrap();
+        let key = 42;
+        for i in 0..(2 * BUCKET_ENTRIES as u64) {
+            let n = Numbers {
+                pn: 1 + i as u32,
+                dn: 1,
+                len: 0,
+                hand: 0,
+            };
+            // Entry 3 has far more work behind it than the others.
+            let nodes = if i == 3 { 1 << 20 } else { 1 + i };
+            t.store(
+                key,
+                hand([i as u8, 0, 0, 0, 0, 0, 0, 0]),
+                n,
+                nodes,
+                NO_LIMIT,
+            );
+        }
+        assert_eq!(
+            t.probe(key, hand([3, 0, 0, 0, 0, 0, 0, 0]), NO_LIMIT)
+                .unwrap()
+                .pn,
+            4
+        );
+        let kept = (0..2 * BUCKET_ENTRIES as u8)
+            .filter(|&i| {
+                t.probe(key, hand([i, 0, 0, 0, 0, 0, 0, 0]), NO_LIMIT)
+                    .is_some()
+            })
+            .count();
+        assert_eq!(kept, BUCKET_ENTRIES);
+        assert!(t.hashfull() <= 1000);
+    }
+}
