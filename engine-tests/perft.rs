@@ -64,7 +64,11 @@ fn kingless_positions<W: BitWord>(variant: &str) {
             .iter()
             .filter(|&&c| !pos.has_king(c))
             .count();
-        assert_eq!(kingless, 1, "{variant}: {} has one side without a king", row[0]);
+        assert_eq!(
+            kingless, 1,
+            "{variant}: {} has one side without a king",
+            row[0]
+        );
         assert_eq!(
             perft(&mut pos, depth),
             expected,

@@ -371,8 +371,7 @@ impl<W: BitWord> Position<W> {
         }
         self.do_move(m);
         let mover_king = self.king[us.index()];
-        let exposed =
-            self.has_king(us) && self.is_attacked(mover_king, us.opp(), self.occupied());
+        let exposed = self.has_king(us) && self.is_attacked(mover_king, us.opp(), self.occupied());
         let mut legal = !exposed;
         if legal
             && m.is_drop()
