@@ -30,6 +30,10 @@ struct Child {
     hidden: bool,
     /// Disproven by a repetition on the path (not storable).
     path_dependent: bool,
+    /// Board key after `mv`.
+    key: u64,
+    /// The attacker's hand after `mv`, packed.
+    hand: u64,
 }
 
 /// What a search of a node found, and whether a disproof depends on the path.
@@ -160,6 +164,8 @@ impl<'t> DfPn<'t> {
         } else {
             Default::default()
         };
+        // First the keys (and a prefetch of their buckets), then the probes:
+        // the table is large and each probe a likely cache miss.
         let mut drop_squares = Bitboard::<W>::EMPTY;
         for &m in moves.iter() {
             if or && !pos.gives_check(disc, m) {
@@ -170,21 +176,29 @@ impl<'t> DfPn<'t> {
                 drop_squares.set(m.to());
             }
             pos.do_move(m);
-            let mut child = Child {
+            let (key, hand) = (self.board_key(pos), self.attacker_hand(pos));
+            let repeated = self.path.contains(&pos.hash());
+            pos.undo_move();
+            self.table.prefetch(key);
+            out.push(Child {
                 mv: m,
                 n: UNKNOWN,
-                path_dependent: false,
+                path_dependent: repeated,
                 hidden,
-            };
-            if self.path.contains(&pos.hash()) {
-                child.n = DISPROVEN;
-                child.path_dependent = true;
-            } else if let Some(n) = self.probe(pos, child_left) {
-                child.n = n;
+                key,
+                hand,
+            });
+        }
+        for c in out.iter_mut() {
+            if c.path_dependent {
+                c.n = DISPROVEN;
+            } else if let Some(n) = self.table.probe(c.key, c.hand, child_left) {
+                c.n = n;
             } else if or {
                 // The fewer the evasions, the likelier the mate; none is mate.
+                pos.do_move(c.mv);
                 let evasions = evasion_count(pos);
-                child.n = if evasions == 0 {
+                c.n = if evasions == 0 {
                     self.mated(pos)
                 } else {
                     Numbers {
@@ -192,21 +206,15 @@ impl<'t> DfPn<'t> {
                         ..UNKNOWN
                     }
                 };
+                pos.undo_move();
             }
-            pos.undo_move();
-            out.push(child);
         }
     }
 
     /// Makes the next hidden drop searchable on every square whose shown
     /// drops are all proven, with what the table knows of it (which may
     /// prove it at once, and then the next is shown).
-    fn reveal_drops<W: BitWord>(
-        &mut self,
-        pos: &mut Position<W>,
-        child_left: u16,
-        children: &mut [Child],
-    ) {
+    fn reveal_drops(&mut self, child_left: u16, children: &mut [Child]) {
         let mut i = 0;
         while i < children.len() {
             let c = children[i];
@@ -223,11 +231,9 @@ impl<'t> DfPn<'t> {
                 continue;
             }
             children[i].hidden = false;
-            pos.do_move(c.mv);
-            if let Some(n) = self.probe(pos, child_left) {
+            if let Some(n) = self.table.probe(c.key, c.hand, child_left) {
                 children[i].n = n;
             }
-            pos.undo_move();
             // A proven reveal may free the next one on the same square,
             // which comes later in the list.
             i += 1;
@@ -308,7 +314,7 @@ impl<'t> DfPn<'t> {
 
         let mut found = loop {
             if !or {
-                self.reveal_drops(pos, child_left, &mut children);
+                self.reveal_drops(child_left, &mut children);
             }
             let (n, path_dependent) = summarize(&children, or);
             if n.pn >= th_pn || n.dn >= th_dn || self.aborted || self.out_of_budget {

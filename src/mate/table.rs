@@ -91,6 +91,19 @@ impl MateTable {
         unsafe { &mut *self.buckets.as_ptr().add(i) }
     }
 
+    /// Asks the CPU to fetch the bucket of `key` (probed soon after).
+    #[inline(always)]
+    pub fn prefetch(&mut self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.bucket(key | 1) as *const Bucket as *const i8;
+            unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
+            unsafe { std::arch::x86_64::_mm_prefetch(p.add(128), std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The numbers of board `key` with attacker hand `hand` for a mate within
     /// `plies`, if known exactly or by hand superiority: a proof must be that
     /// short, a disproof must cover that many plies.
