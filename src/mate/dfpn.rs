@@ -158,19 +158,15 @@ impl<'t> DfPn<'t> {
         out: &mut Vec<Child>,
     ) {
         out.clear();
-        let moves = pos.legal_moves();
-        let disc = if or {
-            pos.discoverers()
+        let moves = if or {
+            pos.legal_checks()
         } else {
-            Default::default()
+            pos.legal_moves()
         };
         // First the keys (and a prefetch of their buckets), then the probes:
         // the table is large and each probe a likely cache miss.
         let mut drop_squares = Bitboard::<W>::EMPTY;
         for &m in moves.iter() {
-            if or && !pos.gives_check(disc, m) {
-                continue;
-            }
             let hidden = !or && m.is_drop() && drop_squares.has(m.to());
             if m.is_drop() {
                 drop_squares.set(m.to());

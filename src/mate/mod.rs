@@ -256,13 +256,8 @@ fn exact_line<W: BitWord>(
         if or {
             // Checks the table already proves short first, then the others
             // by the length of their proof trees (disproving is the cost).
-            let disc = pos.discoverers();
-            let checks: Vec<Move> = moves
-                .iter()
-                .copied()
-                .filter(|&m| pos.gives_check(disc, m))
-                .collect();
-            let mut order: Vec<(u16, Move)> = checks
+            let mut order: Vec<(u16, Move)> = pos
+                .legal_checks()
                 .into_iter()
                 .map(|m| {
                     pos.do_move(m);

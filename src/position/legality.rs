@@ -211,9 +211,54 @@ mod tests {
                         assert_eq!(gc, pos.in_check(), "{} {}", pos.to_sfen(), m.to_usi(v));
                         pos.undo_move();
                     }
+                    checks_agree(&pos);
                     foreign.extend(moves.iter().copied().take(5));
                     let m = moves[rng.gen_range(0..moves.len())];
                     pos.do_move(m);
+                }
+            }
+        }
+    }
+
+    /// `legal_checks` is exactly the legal moves that give check.
+    fn checks_agree(pos: &Position<u128>) {
+        let v = pos.variant();
+        let disc = pos.discoverers();
+        let mut want: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| pos.gives_check(disc, m))
+            .collect();
+        let mut got: Vec<Move> = pos.legal_checks().into_iter().collect();
+        want.sort_by_key(|m| m.raw());
+        got.sort_by_key(|m| m.raw());
+        let names = |l: &[Move]| l.iter().map(|m| m.to_usi(v)).collect::<Vec<_>>();
+        assert_eq!(names(&got), names(&want), "{}", pos.to_sfen());
+    }
+
+    /// The check generator on tsume positions (the attacker has no king) and
+    /// random play from them.
+    #[test]
+    fn checks_of_kingless_attackers() {
+        let mut rng = StdRng::seed_from_u64(11);
+        for (variant, sfen) in [
+            ("shogi", "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1"),
+            ("shogi", "8k/9/9/9/9/9/9/9/9 b R2GSr2b2g3s4n4l18p 1"),
+            ("shogi", "7nl/6s2/5N2k/6G2/9/9/9/9/9 b 2RG2b2g3s2n3l18p 1"),
+            ("judkins", "5k/6/5P/6/6/6 b GRB 1"),
+            ("yarishogi", "6k/7/6P/7/7/7/7/7/7 b 2RBN 1"),
+            ("heian", "4k4/9/3GG4/9/9/9/9/9/LNSG1GSNL b - 1"),
+        ] {
+            let v = Variant::by_name(variant).unwrap();
+            for _game in 0..20 {
+                let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
+                for _ply in 0..40 {
+                    checks_agree(&pos);
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.do_move(moves[rng.gen_range(0..moves.len())]);
                 }
             }
         }

@@ -105,7 +105,109 @@ impl<W: BitWord> MoveSink<W> for Exists {
     }
 }
 
+/// Keeps the moves that give check, computed per target square instead of
+/// by playing each move (the tsume solver's attacker generates only these).
+struct Checks<'a, W: BitWord> {
+    pos: &'a Position<W>,
+    list: MoveList,
+    /// The enemy king.
+    ksq: Square,
+    /// Our pieces that uncover a check by leaving the line to the king.
+    disc: Bitboard<W>,
+    /// Per kind: the squares from which it checks by a leap (the king's
+    /// leap squares for the other colour: shogi pieces mirror each other).
+    leap_checks: [Bitboard<W>; crate::variant::MAX_KINDS],
+}
+
+impl<W: BitWord> Checks<'_, W> {
+    /// Whether moving our `k` from `from` to `to` (promoting or not) checks.
+    #[inline(always)]
+    fn checks(&self, from: Square, to: Square, k: Kind, promote: bool) -> bool {
+        let t = self.pos.t;
+        if self.disc.has(from) && !t.line(self.ksq, from).has(to) {
+            return true;
+        }
+        let k = if promote {
+            t.variant.kind(k).promotes_to.unwrap_or(k)
+        } else {
+            k
+        };
+        if self.leap_checks[k.index()].has(to) {
+            return true;
+        }
+        let us = self.pos.side;
+        if t.slide_dirs(us, k) == 0 {
+            return false;
+        }
+        let occ = (self.pos.occupied() ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
+        t.attacks(us, k, to, occ).has(self.ksq)
+    }
+
+    #[inline(always)]
+    fn push_board(&mut self, from: Square, to: Square, promo: Bitboard<W>, must: Bitboard<W>) {
+        let k = self.pos.board[from.index()].kind();
+        if promo.has(to) && self.checks(from, to, k, true) {
+            self.list.push(Move::normal(from, to, true));
+        }
+        if !must.has(to) && self.checks(from, to, k, false) {
+            self.list.push(Move::normal(from, to, false));
+        }
+    }
+}
+
+impl<W: BitWord> MoveSink<W> for Checks<'_, W> {
+    #[inline(always)]
+    fn board(&mut self, from: Square, targets: Bitboard<W>, promo: Bitboard<W>, must: Bitboard<W>) {
+        for to in targets {
+            self.push_board(from, to, promo, must);
+        }
+    }
+    #[inline(always)]
+    fn shifted(&mut self, delta: i32, targets: Bitboard<W>, promo: Bitboard<W>, must: Bitboard<W>) {
+        for to in targets {
+            let from = Square::new((to.index() as i32 - delta) as u8);
+            self.push_board(from, to, promo, must);
+        }
+    }
+    #[inline(always)]
+    fn drops(&mut self, k: Kind, targets: Bitboard<W>) {
+        let pos = self.pos;
+        let them = pos.side.opp();
+        for to in targets & pos.t.attacks(them, k, self.ksq, pos.occupied()) {
+            self.list.push(Move::drop(k, to));
+        }
+    }
+}
+
 impl<W: BitWord> Position<W> {
+    /// Every legal move that gives check (none against a side without a
+    /// king).
+    pub fn legal_checks(&self) -> MoveList {
+        let them = self.side.opp();
+        if !self.has_king(them) {
+            return MoveList::new();
+        }
+        let t = self.t;
+        let ksq = self.king[them.index()];
+        let mut leap_checks = [Bitboard::EMPTY; crate::variant::MAX_KINDS];
+        for (k, lc) in leap_checks
+            .iter_mut()
+            .enumerate()
+            .take(t.variant.num_kinds())
+        {
+            *lc = t.leap(them, Kind(k as u8), ksq);
+        }
+        let mut sink = Checks {
+            pos: self,
+            list: MoveList::new(),
+            ksq,
+            disc: self.discoverers(),
+            leap_checks,
+        };
+        self.generate(&mut sink);
+        sink.list
+    }
+
     /// Every legal move.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
