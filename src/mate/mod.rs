@@ -198,7 +198,7 @@ pub fn shortest_line<W: BitWord>(
     while shortest >= 3 {
         dfpn.limit = shortest - 2;
         let n = dfpn.solve(pos);
-        if dfpn.aborted {
+        if dfpn.aborted || dfpn.out_of_budget {
             return None;
         }
         if n.pn != 0 {
