@@ -16,6 +16,9 @@ use crate::variant::{Kind, MAX_HAND_KINDS};
 /// Deepest path the solver follows (plies); deeper lines count as failures.
 pub const MAX_MATE_PLY: usize = 3000;
 
+/// Slots of the path filter (a power of two).
+const PATH_FILTER: usize = 4096;
+
 /// How often (in nodes) the solver asks whether to stop.
 const POLL_NODES: u64 = 4096;
 
@@ -51,6 +54,9 @@ pub struct DfPn<'t> {
     hand_keys: Vec<u64>,
     /// Full hashes of the positions on the current path.
     path: Vec<u64>,
+    /// Counts of the path's hashes by their low bits: most positions are
+    /// not on the path, and a long path (hundreds of plies) is slow to scan.
+    path_filter: Box<[u16; PATH_FILTER]>,
     /// Reusable move lists, one per ply.
     frames: Vec<Vec<Child>>,
     /// Nodes searched.
@@ -92,6 +98,7 @@ impl<'t> DfPn<'t> {
             attacker,
             hand_keys,
             path: Vec::with_capacity(256),
+            path_filter: Box::new([0; PATH_FILTER]),
             frames: Vec::new(),
             nodes: 0,
             aborted: false,
@@ -142,7 +149,9 @@ impl<'t> DfPn<'t> {
 
     /// Searches `pos` until it is proven or disproven, or `poll` stops it.
     pub fn solve<W: BitWord>(&mut self, pos: &mut Position<W>) -> Numbers {
-        self.path.clear();
+        while let Some(h) = self.path.pop() {
+            self.path_filter[h as usize % PATH_FILTER] -= 1;
+        }
         let f = self.mid(pos, INF, INF, 0);
         f.n
     }
@@ -173,7 +182,9 @@ impl<'t> DfPn<'t> {
             }
             pos.do_move(m);
             let (key, hand) = (self.board_key(pos), self.attacker_hand(pos));
-            let repeated = self.path.contains(&pos.hash());
+            let h = pos.hash();
+            let repeated =
+                self.path_filter[h as usize % PATH_FILTER] != 0 && self.path.contains(&h);
             pos.undo_move();
             self.table.prefetch(key);
             out.push(Child {
@@ -305,7 +316,9 @@ impl<'t> DfPn<'t> {
         }
         let mut children = std::mem::take(&mut self.frames[ply]);
         self.expand(pos, or, child_left, &mut children);
-        self.path.push(pos.hash());
+        let here = pos.hash();
+        self.path.push(here);
+        self.path_filter[here as usize % PATH_FILTER] += 1;
         let start_nodes = self.nodes;
 
         let mut found = loop {
@@ -357,6 +370,7 @@ impl<'t> DfPn<'t> {
             found.n.hand = self.proof_hand(pos, or, &children);
         }
         self.path.pop();
+        self.path_filter[here as usize % PATH_FILTER] -= 1;
         self.frames[ply] = children;
         if !self.aborted && !self.out_of_budget {
             // A disproof that rests on a repetition of this path is not
