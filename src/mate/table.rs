@@ -9,9 +9,9 @@
 //! the least work behind it, so a long solve keeps the expensive results and
 //! collects the rest instead of running out.
 
+pub use crate::core::AllocError;
+use crate::core::{ZeroValid, ZeroedArray};
 use crate::position::Hand;
-use std::alloc::{self, Layout};
-use std::ptr::NonNull;
 
 /// Proof or disproof number meaning "infinite".
 pub const INF: u32 = u32::MAX / 2;
@@ -47,6 +47,9 @@ const _: () = assert!(std::mem::size_of::<Entry>() == 32);
 #[repr(C, align(64))]
 struct Bucket([Entry; BUCKET_ENTRIES]);
 
+// SAFETY: integers only; a zero key is an empty slot.
+unsafe impl ZeroValid for Bucket {}
+
 /// What the table knows of a position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Numbers {
@@ -63,32 +66,21 @@ pub struct Numbers {
 
 /// The proof-number table.
 pub struct MateTable {
-    buckets: NonNull<Bucket>,
-    len: usize,
+    buckets: ZeroedArray<Bucket>,
 }
-
-// The table is used by one thread at a time.
-unsafe impl Send for MateTable {}
-
-/// A table could not be allocated.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct AllocError;
 
 impl MateTable {
     /// A zeroed table of `mb` megabytes.
     pub fn try_new(mb: usize) -> Result<MateTable, AllocError> {
-        let bytes = mb.max(1).checked_mul(1 << 20).ok_or(AllocError)?;
-        let len = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let layout = Layout::array::<Bucket>(len).map_err(|_| AllocError)?;
-        let p = unsafe { alloc::alloc_zeroed(layout) } as *mut Bucket;
-        let buckets = NonNull::new(p).ok_or(AllocError)?;
-        Ok(MateTable { buckets, len })
+        Ok(MateTable {
+            buckets: ZeroedArray::with_megabytes(mb)?,
+        })
     }
 
     #[inline(always)]
     fn bucket(&mut self, key: u64) -> &mut Bucket {
-        let i = ((key as u128 * self.len as u128) >> 64) as usize;
-        unsafe { &mut *self.buckets.as_ptr().add(i) }
+        let i = self.buckets.index_of(key);
+        &mut self.buckets.as_mut_slice()[i]
     }
 
     /// Asks the CPU to fetch the bucket of `key` (probed soon after).
@@ -195,20 +187,12 @@ impl MateTable {
 
     /// Used slots per thousand, from a sample.
     pub fn hashfull(&self) -> u32 {
-        let n = self.len.min(125);
-        let mut used = 0;
-        for i in 0..n {
-            let b = unsafe { &*self.buckets.as_ptr().add(i) };
-            used += b.0.iter().filter(|e| e.key != 0).count();
-        }
-        (used * 1000 / (n * BUCKET_ENTRIES)) as u32
-    }
-}
-
-impl Drop for MateTable {
-    fn drop(&mut self) {
-        let layout = Layout::array::<Bucket>(self.len).expect("the layout it was made with");
-        unsafe { alloc::dealloc(self.buckets.as_ptr() as *mut u8, layout) };
+        let sample = &self.buckets.as_slice()[..self.buckets.len().min(125)];
+        let used: usize = sample
+            .iter()
+            .map(|b| b.0.iter().filter(|e| e.key != 0).count())
+            .sum();
+        (used * 1000 / (sample.len() * BUCKET_ENTRIES)) as u32
     }
 }
 

@@ -9,9 +9,10 @@
 //! (a 16-bit collision) can cost a wrong bound, never a crash: callers check a
 //! table move for legality before playing it.
 
+use crate::core::ZeroedArray;
+pub use crate::core::{AllocError, ZeroValid};
 use crate::position::Move;
 use std::alloc::{self, Layout};
-use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// The bound a stored value is.
@@ -112,19 +113,12 @@ pub struct TtHit {
 
 /// The shared hash table, sized in MB by `USI_Hash`.
 pub struct TranspositionTable {
-    buckets: NonNull<Bucket>,
-    len: usize,
+    buckets: ZeroedArray<Bucket>,
     generation: AtomicU8,
 }
 
-// SAFETY: every field of a bucket is an atomic; the allocation is owned.
-unsafe impl Send for TranspositionTable {}
-// SAFETY: shared access only goes through atomics.
-unsafe impl Sync for TranspositionTable {}
-
-/// The table could not be allocated.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct AllocError;
+// SAFETY: a bucket is atomics and padding; zero is an empty slot.
+unsafe impl ZeroValid for Bucket {}
 
 impl TranspositionTable {
     /// A table of about `mb` megabytes; aborts if it cannot be had (use
@@ -139,30 +133,20 @@ impl TranspositionTable {
     /// The memory is zeroed by the allocator, so a large table costs nothing
     /// until it is written.
     pub fn try_new(mb: usize) -> Result<TranspositionTable, AllocError> {
-        let bytes = mb.max(1).checked_mul(1 << 20).ok_or(AllocError)?;
-        let len = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let layout = Layout::array::<Bucket>(len).map_err(|_| AllocError)?;
-        // SAFETY: the layout is non-zero in size; all-zero bytes are valid
-        // buckets (atomics of zero).
-        let p = unsafe { alloc::alloc_zeroed(layout) } as *mut Bucket;
-        let buckets = NonNull::new(p).ok_or(AllocError)?;
         Ok(TranspositionTable {
-            buckets,
-            len,
+            buckets: ZeroedArray::with_megabytes(mb)?,
             generation: AtomicU8::new(0),
         })
     }
 
     /// The size in buckets.
     pub fn buckets(&self) -> usize {
-        self.len
+        self.buckets.len()
     }
 
     #[inline(always)]
     fn slice(&self) -> &[Bucket] {
-        // SAFETY: `buckets` points to `len` initialised buckets for as long as
-        // `self` lives.
-        unsafe { std::slice::from_raw_parts(self.buckets.as_ptr(), self.len) }
+        self.buckets.as_slice()
     }
 
     /// Empties the table (`usinewgame`, `Clear_Hash`). Must not race a search
@@ -187,7 +171,7 @@ impl TranspositionTable {
     /// first thousand buckets).
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Relaxed);
-        let sample = &self.slice()[..self.len.min(1000)];
+        let sample = &self.slice()[..self.buckets.len().min(1000)];
         let used: usize = sample
             .iter()
             .map(|b| {
@@ -203,8 +187,7 @@ impl TranspositionTable {
 
     #[inline(always)]
     fn bucket(&self, key: u64) -> &Bucket {
-        let i = ((key as u128 * self.len as u128) >> 64) as usize;
-        &self.slice()[i]
+        &self.slice()[self.buckets.index_of(key)]
     }
 
     /// Hints the CPU to load the bucket of `key`.
@@ -283,14 +266,6 @@ impl TranspositionTable {
         let d = Data::pack(mv, value, eval, depth, generation | bound as u8);
         b.data[slot].store(d.0, Relaxed);
         b.check[slot].store(d.check(key), Relaxed);
-    }
-}
-
-impl Drop for TranspositionTable {
-    fn drop(&mut self) {
-        let layout = Layout::array::<Bucket>(self.len).expect("the layout it was made with");
-        // SAFETY: allocated in `try_new` with this layout, freed once.
-        unsafe { alloc::dealloc(self.buckets.as_ptr() as *mut u8, layout) };
     }
 }
 

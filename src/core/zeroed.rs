@@ -1,0 +1,102 @@
+//! Large zero-filled arrays for the hash tables: allocated zeroed (the OS
+//! hands out zero pages lazily, so a big table costs nothing until used),
+//! sized in megabytes, and a failed allocation is an error, not an abort.
+
+use std::alloc::{self, Layout};
+use std::ptr::NonNull;
+
+/// A table could not be allocated.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AllocError;
+
+/// Types for which all-zero bytes are a valid (empty) value.
+///
+/// # Safety
+/// Implement only for types whose every field is valid when zeroed
+/// (integers, atomics of integers, arrays of them).
+pub unsafe trait ZeroValid {}
+
+/// A heap array of `T` that starts zeroed.
+pub struct ZeroedArray<T: ZeroValid> {
+    ptr: NonNull<T>,
+    len: usize,
+}
+
+// Shared or sent like a `Box<[T]>`.
+unsafe impl<T: ZeroValid + Send> Send for ZeroedArray<T> {}
+unsafe impl<T: ZeroValid + Sync> Sync for ZeroedArray<T> {}
+
+impl<T: ZeroValid> ZeroedArray<T> {
+    /// As many `T` as fit in `mb` megabytes (at least one).
+    pub fn with_megabytes(mb: usize) -> Result<ZeroedArray<T>, AllocError> {
+        let bytes = mb.max(1).checked_mul(1 << 20).ok_or(AllocError)?;
+        let len = (bytes / std::mem::size_of::<T>()).max(1);
+        let layout = Layout::array::<T>(len).map_err(|_| AllocError)?;
+        // SAFETY: the layout has a non-zero size; zeroed bytes are a valid
+        // `T` (`ZeroValid`).
+        let p = unsafe { alloc::alloc_zeroed(layout) } as *mut T;
+        let ptr = NonNull::new(p).ok_or(AllocError)?;
+        Ok(ZeroedArray { ptr, len })
+    }
+
+    /// Number of elements.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Never empty (kept for clippy's `len` convention).
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The elements.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[T] {
+        // SAFETY: `len` initialised (zeroed) elements live at `ptr`.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+
+    /// The elements, mutably.
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        // SAFETY: as `as_slice`, and `&mut self` makes the access unique.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+
+    /// The element a 64-bit key falls on (keys spread evenly over the array).
+    #[inline(always)]
+    pub fn index_of(&self, key: u64) -> usize {
+        ((key as u128 * self.len as u128) >> 64) as usize
+    }
+}
+
+impl<T: ZeroValid> Drop for ZeroedArray<T> {
+    fn drop(&mut self) {
+        let layout = Layout::array::<T>(self.len).expect("the layout it was made with");
+        // SAFETY: allocated in `with_megabytes` with this layout.
+        unsafe { alloc::dealloc(self.ptr.as_ptr() as *mut u8, layout) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, PartialEq)]
+    struct Pair(u64, u64);
+    unsafe impl ZeroValid for Pair {}
+
+    #[test]
+    fn megabytes_of_zeroes() {
+        let mut a = ZeroedArray::<Pair>::with_megabytes(1).unwrap();
+        assert_eq!(a.len(), (1 << 20) / 16);
+        assert!(a.as_slice().iter().all(|p| *p == Pair(0, 0)));
+        a.as_mut_slice()[7] = Pair(1, 2);
+        assert_eq!(a.as_slice()[7], Pair(1, 2));
+        assert!(a.index_of(u64::MAX) < a.len());
+        assert_eq!(a.index_of(0), 0);
+        assert!(ZeroedArray::<Pair>::with_megabytes(usize::MAX).is_err());
+    }
+}
