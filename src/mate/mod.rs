@@ -363,4 +363,70 @@ mod tests {
         let a = solve_sfen("shogi", "4k4/9/9/9/9/9/9/9/9 b P2r2b4g4s4n4l16p 1");
         assert_eq!(a, MateAnswer::NoMate);
     }
+
+    /// Mate within `plies` by brute force over checks and evasions.
+    fn mates_by_force(pos: &mut Position<u128>, plies: u16, attacker: crate::core::Color) -> bool {
+        if pos.side_to_move() == attacker {
+            if plies == 0 {
+                return false;
+            }
+            pos.legal_checks().into_iter().any(|m| {
+                pos.do_move(m);
+                let r = mates_by_force(pos, plies - 1, attacker);
+                pos.undo_move();
+                r
+            })
+        } else {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                return true;
+            }
+            plies > 0
+                && moves.into_iter().all(|m| {
+                    pos.do_move(m);
+                    let r = mates_by_force(pos, plies - 1, attacker);
+                    pos.undo_move();
+                    r
+                })
+        }
+    }
+
+    /// The length-limited search agrees with brute force on short limits,
+    /// on the positions along solved lines (mates of every distance) of
+    /// several problems, in three variants.
+    #[test]
+    fn limited_search_agrees_with_brute_force() {
+        let mut checked = 0;
+        for (variant, sfen) in [
+            ("shogi", "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1"),
+            ("shogi", "6Snl/8k/9/8s/8s/9/9/9/9 b RGSr2b3g3n3l18p 1"),
+            ("shogi", "8k/8p/9/9/9/9/9/9/R6L1 b r2b4g4s4n3l17p 1"),
+            ("yarishogi", "6k/7/6P/7/7/7/7/7/7 b 2R 1"),
+            ("judkins", "5k/6/5P/6/6/6 b GS 1"),
+        ] {
+            let v = Variant::by_name(variant).unwrap();
+            let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
+            let attacker = pos.side_to_move();
+            let MateAnswer::Mate(line) = solve_sfen(variant, sfen) else {
+                panic!("{sfen}: no mate");
+            };
+            for (i, &m) in line.iter().enumerate() {
+                if pos.side_to_move() == attacker {
+                    let mut table = MateTable::try_new(4).unwrap();
+                    let mut poll = |_: u64, _: &MateTable| false;
+                    let mut dfpn = DfPn::new(&pos, attacker, &mut table, &mut poll);
+                    for plies in [1u16, 3, 5] {
+                        dfpn.limit = plies;
+                        let n = dfpn.solve(&mut pos);
+                        let want = mates_by_force(&mut pos, plies, attacker);
+                        assert_eq!(n.pn == 0, want, "{sfen} after {i} plies, mate in {plies}");
+                        assert!(n.pn == 0 || n.dn == 0);
+                        checked += 1;
+                    }
+                }
+                pos.do_move(m);
+            }
+        }
+        assert!(checked >= 20, "{checked}");
+    }
 }
