@@ -109,7 +109,7 @@ def in_check(v: referee.Variant, board: referee.Board, side: str) -> bool:
     """Whether ``side`` is in check in ``board`` (pyffish asked with ``side`` to move)."""
     b = board.copy()
     b.side = side
-    return bool(referee.pyffish.gives_check(v.name, referee.sfen_to_fen(b.sfen(), v), []))
+    return referee.board_in_check(v, b)
 
 
 def kingless_positions(v: referee.Variant, sfens: list[str], count: int,

@@ -469,6 +469,12 @@ def legal_fsf_moves(v: Variant, fen: str) -> list[str]:
     return moves
 
 
+def board_in_check(v: Variant, board: "Board") -> bool:
+    """Whether the side to move of ``board`` is in check (pyffish)."""
+    _need(v)
+    return bool(pyffish.gives_check(v.name, sfen_to_fen(board.sfen(), v), []))
+
+
 def legal_usi_moves(v: Variant, sfen: str) -> list[str]:
     """Legal moves of an SFEN in USI notation (pawn-drop mate handled)."""
     return [move_from_fsf(m, v) for m in legal_fsf_moves(v, sfen_to_fen(sfen, v))]

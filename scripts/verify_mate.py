@@ -36,16 +36,12 @@ def verify_line(v: referee.Variant, sfen: str, line: list[str]) -> str | None:
             return f"move {i + 1} {move} is not legal"
         by_attacker = board.side == attacker
         board = board.apply(move)
-        if by_attacker and not in_check(v, board):
+        if by_attacker and not referee.board_in_check(v, board):
             return f"attacker's move {i + 1} {move} is not a check"
-    if not line or referee.legal_usi_moves(v, board.sfen()) or not in_check(v, board):
+    mated = not referee.legal_usi_moves(v, board.sfen()) and referee.board_in_check(v, board)
+    if not line or not mated:
         return "the line does not end in checkmate"
     return None
-
-
-def in_check(v: referee.Variant, board: referee.Board) -> bool:
-    """Whether the side to move is in check (pyffish)."""
-    return bool(referee.pyffish.gives_check(v.name, referee.sfen_to_fen(board.sfen(), v), []))
 
 
 def ask_engine(cmd: list[str], variant: str, sfen: str, ms: int, hash_mb: int) -> tuple[list[str], float]:

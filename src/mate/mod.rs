@@ -114,23 +114,19 @@ pub fn mate_line<W: BitWord>(dfpn: &mut DfPn<'_>, pos: &mut Position<W>) -> Opti
         }
         seen.push(pos.hash());
         let or = pos.side_to_move() == attacker;
-        let moves = pos.legal_moves();
+        let moves = if or {
+            pos.legal_checks()
+        } else {
+            pos.legal_moves()
+        };
         if !or && moves.is_empty() {
             break pos.in_check().then_some(());
         }
-        let disc = if or {
-            pos.discoverers()
-        } else {
-            Bitboard::EMPTY
-        };
         let checkers = pos.checkers();
         // (effective length, move) of the best proven child so far.
         let mut best: Option<(i32, Move)> = None;
         let mut refuted = false;
         for &m in moves.iter() {
-            if or && !pos.gives_check(disc, m) {
-                continue;
-            }
             let useless = !or && is_drop_interposition(pos, checkers, m);
             pos.do_move(m);
             let repeated = seen.contains(&pos.hash());
