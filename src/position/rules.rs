@@ -2,7 +2,8 @@
 //! Heian's bare king, and the entering-king declaration. Perft ignores these
 //! (except "no legal move"); search and tools ask for them here.
 
-use super::Position;
+use super::{Move, Position};
+use crate::core::Bitboard;
 use crate::core::{BitWord, Color};
 use crate::variant::Kind;
 
@@ -97,6 +98,68 @@ impl<W: BitWord> Position<W> {
             self.by_color[them.index()].any()
         };
         self.has_king(us) && !self.by_color[us.index()].more_than_one() && their_others
+    }
+
+    /// A move that wins at once, if there is one: the capture that bares the
+    /// opponent's king, or a mate in one. The game search asks this at its
+    /// leaves so that the last move of a short forced win is never lost to a
+    /// reduction or to pruning.
+    pub fn winning_move(&mut self) -> Option<Move> {
+        self.baring_capture().or_else(|| self.mate_in_one())
+    }
+
+    /// Under the bare-king rule, the capture of the opponent's last piece
+    /// besides the king (which wins at once); cheap when there is none.
+    pub fn baring_capture(&mut self) -> Option<Move> {
+        let them = self.side.opp();
+        if !self.variant().def.bare_king_loses || !self.has_king(them) {
+            return None;
+        }
+        let others = self.by_color[them.index()] & !Bitboard::from_square(self.king[them.index()]);
+        if !others.any() || others.more_than_one() {
+            return None;
+        }
+        let target = others.lowest();
+        for m in self.legal_moves() {
+            if !m.is_drop() && m.to() == target {
+                self.do_move(m);
+                let won = self.bare_king_loss();
+                self.undo_move();
+                if won {
+                    return Some(m);
+                }
+            }
+        }
+        None
+    }
+
+    /// Under the bare-king rule, whether the side to move is down to its king
+    /// and one piece, and that piece is attacked: standing pat would ignore
+    /// that losing it loses the game.
+    pub fn last_piece_attacked(&self) -> bool {
+        let us = self.side;
+        if !self.variant().def.bare_king_loses || !self.has_king(us) {
+            return false;
+        }
+        let others = self.by_color[us.index()] & !Bitboard::from_square(self.king[us.index()]);
+        if !others.any() || others.more_than_one() {
+            return false;
+        }
+        self.is_attacked(others.lowest(), us.opp(), self.occupied())
+    }
+
+    /// A check that leaves the opponent no legal move. Mate by pawn drop is
+    /// not legal where the variant forbids it, so it is never returned.
+    pub fn mate_in_one(&mut self) -> Option<Move> {
+        for m in self.legal_checks() {
+            self.do_move(m);
+            let mated = !self.has_legal_move();
+            self.undo_move();
+            if mated {
+                return Some(m);
+            }
+        }
+        None
     }
 
     /// Impasse points of colour `c`: pieces on the board and in hand (kings 0,

@@ -195,7 +195,12 @@ impl Worker {
         let pv_node = beta - alpha > 1;
         let root = ply == 0;
         if depth <= 0 {
-            return self.qsearch(cx, pos, alpha, beta, ply);
+            // A last piece en prise (bare-king rule) is searched one ply
+            // like a check: every move, not just captures.
+            if ply >= MAX_PLY - 1 || !pos.last_piece_attacked() || pos.in_check() {
+                return self.qsearch(cx, pos, alpha, beta, ply);
+            }
+            depth = 1;
         }
         self.pv_len[ply] = 0;
         self.nodes += 1;
@@ -243,6 +248,13 @@ impl Worker {
         }
         if !pv_node && hit.is_some_and(|h| tt_cuts(&h, tt_value, depth, alpha, beta)) {
             return tt_value;
+        }
+
+        // Baring the king wins at once, and the capture often fails SEE and
+        // would be pruned. (A mate in one is never pruned here: checks are
+        // exempt, and the reply in check is searched in full.)
+        if !root && !in_check && pos.baring_capture().is_some() {
+            return MATE - ply as i32 - 1;
         }
 
         // Static evaluation.
@@ -406,6 +418,15 @@ impl Worker {
             }
 
             if root {
+                // A proven short win stands whatever this depth saw.
+                if let Some((pm, ps, pline)) = &self.proven {
+                    if *pm == m && v < *ps {
+                        v = *ps;
+                        let tail = &pline[1..];
+                        self.pv[1][..tail.len()].copy_from_slice(tail);
+                        self.pv_len[1] = tail.len();
+                    }
+                }
                 let seldepth = self.seldepth;
                 let child_len = self.pv_len[1];
                 let line: ArrayVec<Move, { MAX_PLY + 1 }> =

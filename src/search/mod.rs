@@ -11,6 +11,7 @@ mod limits;
 pub mod params;
 mod picker;
 pub mod see;
+mod shortwin;
 mod signals;
 pub mod time;
 mod tt;

@@ -72,3 +72,11 @@ pub const HISTORY_MAX: i32 = 16_384;
 
 /// Nodes between looks at the clock and the stop flag.
 pub const CHECK_INTERVAL: u64 = 1024;
+
+/// Forced wins up to this many plies are proven at the root by full-width
+/// search (`shortwin`), one odd length per iteration.
+pub const SHORT_WIN_PLIES: i32 = 7;
+/// A short-win proof may visit at least this many positions,
+pub const SHORT_WIN_MIN_NODES: u64 = 2_000;
+/// or this many times the nodes the search has spent so far.
+pub const SHORT_WIN_NODE_FACTOR: u64 = 1;

@@ -7,6 +7,7 @@ use super::driver::Driver;
 use super::history::History;
 use super::params::*;
 use super::picker::MovePicker;
+use super::shortwin::{Proof, ShortWin};
 use super::{Limits, SearchOptions, Signals, TranspositionTable};
 use crate::core::BitWord;
 use crate::eval::{self, EvalTables};
@@ -145,6 +146,11 @@ pub struct Worker {
     pub(super) lmr: Box<[[i32; 64]; 64]>,
     game_filter: Vec<u64>,
     pub(super) et: &'static EvalTables,
+    /// A root move proven to win by force, its score and line
+    /// (`shortwin`); the root search never scores that move lower.
+    pub(super) proven: Option<(Move, i32, Vec<Move>)>,
+    /// Nodes of this search spent on short-win proofs.
+    proof_nodes: u64,
 }
 
 impl Default for Worker {
@@ -178,6 +184,8 @@ impl Worker {
             lmr,
             game_filter: vec![0; GAME_FILTER_BITS / 64],
             et: eval::tables(crate::variant::Variant::default_variant()),
+            proven: None,
+            proof_nodes: 0,
         }
     }
 
@@ -248,6 +256,11 @@ impl Worker {
             .depth
             .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
         let skip = (index > 0).then(|| (index - 1) % SKIP_SIZE.len());
+        self.proven = None;
+        self.proof_nodes = 0;
+        // Short wins are proven on the main thread, and only over every legal
+        // root move (`searchmoves` would change the question).
+        let mut prove_wins = main && self.root_moves.len() == pos.legal_moves().len();
 
         for depth in 1..=max_depth {
             // A stop that came before this iteration (a helper may start late
@@ -262,6 +275,9 @@ impl Worker {
                 }
             }
             self.root_depth = depth;
+            if prove_wins && depth % 2 == 1 && depth <= SHORT_WIN_PLIES {
+                prove_wins = self.prove_short_win(pos, &cx, depth);
+            }
             for rm in self.root_moves.iter_mut() {
                 rm.prev_score = rm.score;
             }
@@ -332,6 +348,29 @@ impl Worker {
             result.score = best.score;
         }
         result
+    }
+
+    /// Looks for a forced win in exactly `plies` plies (none shorter exists:
+    /// the earlier odd iterations proved that) within a node budget; returns
+    /// whether the next length is worth trying.
+    fn prove_short_win<W: BitWord>(&mut self, pos: &mut Position<W>, cx: &Ctx, plies: i32) -> bool {
+        // The budget follows the tree search's own nodes, not earlier proofs'.
+        let budget =
+            SHORT_WIN_MIN_NODES.max(SHORT_WIN_NODE_FACTOR * (self.nodes - self.proof_nodes));
+        let signals = cx.shared.signals;
+        let stop = || signals.stopped();
+        let mut prover = ShortWin::new(cx.shared.opts, budget, &stop);
+        let proof = prover.prove(pos, plies);
+        self.nodes += prover.nodes();
+        self.proof_nodes += prover.nodes();
+        match proof {
+            Proof::Win(line) => {
+                self.proven = Some((line[0], MATE - plies, line));
+                false
+            }
+            Proof::NoWin => true,
+            Proof::Unknown => false,
+        }
     }
 
     /// The root moves (those of `searchmoves`, if any) in a first order: hash
