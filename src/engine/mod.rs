@@ -88,6 +88,9 @@ pub struct Engine {
     pool: Pool,
     job: Option<JobControl>,
     pending: Pending,
+    /// `go mate` gave back the search table's memory (its own table takes
+    /// USI_Hash); the next search makes a fresh one.
+    tt_released: bool,
 }
 
 impl Engine {
@@ -113,6 +116,7 @@ impl Engine {
             pool: Pool::new(1, on_panic).expect("a search thread"),
             job: None,
             pending: Pending::default(),
+            tt_released: false,
         }
     }
 
@@ -198,6 +202,7 @@ impl Engine {
                 // failure leaves the old one in place.
                 let tt = TranspositionTable::try_new(mb).map_err(|_| EngineError::HashAlloc(mb))?;
                 self.hash_mb = mb;
+                self.tt_released = false;
                 if idle {
                     self.tt = Arc::new(tt);
                 } else {
@@ -326,6 +331,12 @@ impl Engine {
                 "searchmoves: {text} is not legal here"
             )));
         }
+        if self.tt_released {
+            let tt = TranspositionTable::try_new(self.hash_mb)
+                .map_err(|_| EngineError::HashAlloc(self.hash_mb))?;
+            self.tt = Arc::new(tt);
+            self.tt_released = false;
+        }
         let root = self.root.clone();
         let tt = self.tt.clone();
         let opts = self.opts.clone();
@@ -385,6 +396,12 @@ impl Engine {
     pub fn mate(&mut self, time: Option<Duration>) -> Result<(), EngineError> {
         if self.is_busy() {
             return Err(EngineError::Busy);
+        }
+        // The solver's table takes USI_Hash; the search table's memory is
+        // given back meanwhile, so the two never hold twice that.
+        if !self.tt_released {
+            self.tt = Arc::new(TranspositionTable::new(1));
+            self.tt_released = true;
         }
         let root = self.root.clone();
         let sink = self.sink.clone();
@@ -621,5 +638,28 @@ mod tests {
         let legal = with_root!(&e.root, p => p.is_legal(mv));
         assert!(legal, "{mv:?}");
         assert!(last_nodes > 0);
+    }
+
+    /// `go mate` gives the search table's memory back while its own table
+    /// takes USI_Hash, and the next search has a full-size table again.
+    #[test]
+    fn go_mate_releases_the_search_table() {
+        let (mut e, rx) = engine();
+        e.set(Setting::HashMb(2)).unwrap();
+        set_position(&mut e, Some("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1"), &[]).unwrap();
+        e.mate(Some(Duration::from_secs(10))).unwrap();
+        let answer = loop {
+            match rx.recv_timeout(Duration::from_secs(20)).expect("report") {
+                Report::Checkmate { answer, .. } => break answer,
+                Report::Error(err) => panic!("{err}"),
+                _ => {}
+            }
+        };
+        assert!(matches!(answer, crate::mate::MateAnswer::Mate(_)), "{answer:?}");
+        e.wait();
+        assert!(e.tt.buckets() < (1 << 20) / 32 + 1, "{}", e.tt.buckets());
+        e.go(depth(3)).unwrap();
+        assert!(matches!(bestmove(&rx), Decision::Move { .. }));
+        assert_eq!(e.tt.buckets(), (2 << 20) / 32);
     }
 }
