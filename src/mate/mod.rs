@@ -84,7 +84,19 @@ pub fn solve<W: BitWord>(
         // Making sure of the shortest mate may take far longer than the
         // proof (disproving every shorter mate): a budget of nodes.
         dfpn.node_budget = dfpn.nodes.saturating_mul(3).saturating_add(REFINE_NODES);
-        match shortest_line(&mut dfpn, &mut pos, n.len).or(first) {
+        log::debug!(
+            "mate: proven, proof tree {} plies, first line {:?} plies, {} nodes",
+            n.len,
+            first.as_ref().map(Vec::len),
+            dfpn.nodes
+        );
+        let exact = shortest_line(&mut dfpn, &mut pos, n.len);
+        log::debug!(
+            "mate: shortest line {:?} plies, {} nodes",
+            exact.as_ref().map(Vec::len),
+            dfpn.nodes
+        );
+        match exact.or(first) {
             Some(line) => MateAnswer::Mate(line),
             None => MateAnswer::Timeout,
         }
@@ -195,6 +207,7 @@ pub fn shortest_line<W: BitWord>(
         dfpn.limit = shortest - 2;
         let n = dfpn.solve(pos);
         if dfpn.aborted || dfpn.out_of_budget {
+            log::debug!("mate: no budget left to prove a mate within {}", shortest - 2);
             return None;
         }
         if n.pn != 0 {
@@ -202,6 +215,7 @@ pub fn shortest_line<W: BitWord>(
         }
         shortest = n.len.min(shortest - 2);
     }
+    log::debug!("mate: shortest mate {shortest} plies");
     let line = exact_line(dfpn, pos, shortest);
     dfpn.limit = NO_LIMIT;
     line
