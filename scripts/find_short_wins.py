@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shlex
 import subprocess
 import sys
 
@@ -79,7 +80,7 @@ def play(usi: Usi, variant: str, rng: random.Random, nodes: int, random_plies: i
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--engine", required=True, help="Kawari binary")
+    ap.add_argument("--engine", required=True, help="Kawari binary (a command line)")
     ap.add_argument("--variant", required=True, choices=referee.VARIANTS)
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--nodes", type=int, default=20000, help="nodes per move")
@@ -91,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     referee.init_pyffish(args.heian_ini)
     rng = random.Random(args.seed)
-    usi = Usi([args.engine], args.variant)
+    usi = Usi(shlex.split(args.engine), args.variant)
     try:
         for g in range(args.games):
             game, winner = play(usi, args.variant, rng, args.nodes, args.random_plies,

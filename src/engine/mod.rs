@@ -646,7 +646,12 @@ mod tests {
     fn go_mate_releases_the_search_table() {
         let (mut e, rx) = engine();
         e.set(Setting::HashMb(2)).unwrap();
-        set_position(&mut e, Some("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1"), &[]).unwrap();
+        set_position(
+            &mut e,
+            Some("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1"),
+            &[],
+        )
+        .unwrap();
         e.mate(Some(Duration::from_secs(10))).unwrap();
         let answer = loop {
             match rx.recv_timeout(Duration::from_secs(20)).expect("report") {
@@ -655,7 +660,10 @@ mod tests {
                 _ => {}
             }
         };
-        assert!(matches!(answer, crate::mate::MateAnswer::Mate(_)), "{answer:?}");
+        assert!(
+            matches!(answer, crate::mate::MateAnswer::Mate(_)),
+            "{answer:?}"
+        );
         e.wait();
         assert!(e.tt.buckets() < (1 << 20) / 32 + 1, "{}", e.tt.buckets());
         e.go(depth(3)).unwrap();

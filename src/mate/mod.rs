@@ -207,7 +207,10 @@ pub fn shortest_line<W: BitWord>(
         dfpn.limit = shortest - 2;
         let n = dfpn.solve(pos);
         if dfpn.aborted || dfpn.out_of_budget {
-            log::debug!("mate: no budget left to prove a mate within {}", shortest - 2);
+            log::debug!(
+                "mate: no budget left to prove a mate within {}",
+                shortest - 2
+            );
             return None;
         }
         if n.pn != 0 {

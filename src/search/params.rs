@@ -74,9 +74,10 @@ pub const HISTORY_MAX: i32 = 16_384;
 pub const CHECK_INTERVAL: u64 = 1024;
 
 /// Forced wins up to this many plies are proven at the root by full-width
-/// search (`shortwin`), one odd length per iteration.
+/// search (`shortwin`), shortest first.
 pub const SHORT_WIN_PLIES: i32 = 7;
 /// A short-win proof may visit at least this many positions,
-pub const SHORT_WIN_MIN_NODES: u64 = 2_000;
-/// or this many times the nodes the search has spent so far.
-pub const SHORT_WIN_NODE_FACTOR: u64 = 1;
+pub const SHORT_WIN_MIN_NODES: u64 = 5_000;
+/// or this fraction (1/n) of the nodes the tree search has spent so far; an
+/// unfinished proof is tried again once that has grown fourfold.
+pub const SHORT_WIN_NODE_DIVISOR: u64 = 1;

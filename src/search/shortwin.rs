@@ -32,18 +32,33 @@ pub(super) struct ShortWin<'o> {
     budget: u64,
     aborted: bool,
     stop: &'o dyn Fn() -> bool,
+    /// The root moves to try first (the game search's order).
+    root_order: &'o [Move],
+    /// Per ply, the attacker move that last won there (tried first).
+    killers: [Move; KILLER_PLIES],
 }
+
+/// Plies with a killer move (a win within `SHORT_WIN_PLIES` fits).
+const KILLER_PLIES: usize = 16;
 
 impl<'o> ShortWin<'o> {
     /// A prover that gives up after about `budget` positions or when `stop`
     /// says so.
-    pub(super) fn new(opts: &'o SearchOptions, budget: u64, stop: &'o dyn Fn() -> bool) -> Self {
+    /// `root_order`: root moves to try first, best first.
+    pub(super) fn new(
+        opts: &'o SearchOptions,
+        budget: u64,
+        stop: &'o dyn Fn() -> bool,
+        root_order: &'o [Move],
+    ) -> Self {
         ShortWin {
             opts,
             nodes: 0,
             budget,
             aborted: false,
             stop,
+            root_order,
+            killers: [Move::NONE; KILLER_PLIES],
         }
     }
 
@@ -60,7 +75,7 @@ impl<'o> ShortWin<'o> {
         if limit > 0 && pos.game_ply() + plies as u32 > limit {
             return Proof::NoWin;
         }
-        let found = self.win_move(pos, plies);
+        let found = self.win_move(pos, plies, 0);
         if self.aborted {
             return Proof::Unknown;
         }
@@ -78,16 +93,19 @@ impl<'o> ShortWin<'o> {
         }
     }
 
+    /// Counts a position; true once the budget is spent or a stop came.
     fn tick(&mut self) -> bool {
-        self.nodes += 1;
-        if self.nodes > self.budget || (self.nodes & 1023 == 0 && (self.stop)()) {
+        if self.nodes >= self.budget || (self.nodes & 1023 == 0 && (self.stop)()) {
             self.aborted = true;
+        } else {
+            self.nodes += 1;
         }
         self.aborted
     }
 
-    /// A first move that wins within `n` plies (odd, side to move attacks).
-    fn win_move<W: BitWord>(&mut self, pos: &mut Position<W>, n: i32) -> Option<Move> {
+    /// A first move that wins within `n` plies (odd, side to move attacks),
+    /// `ply` plies from the root.
+    fn win_move<W: BitWord>(&mut self, pos: &mut Position<W>, n: i32, ply: usize) -> Option<Move> {
         if self.tick() || pos.bare_king_loss() || (self.opts.declaration && pos.can_declare()) {
             // Declaring is a win, but not a move this search plays out.
             return None;
@@ -99,21 +117,32 @@ impl<'o> ShortWin<'o> {
             return None;
         }
         let mut moves = pos.legal_moves();
-        // Checks and captures first: a win usually starts with one.
+        // At the root the game search's order; below, the move that won at
+        // this ply before, then checks and captures: a win usually starts
+        // with one. Ordering only: every move is tried.
         let disc = pos.discoverers();
+        let killer = self.killers.get(ply).copied().unwrap_or(Move::NONE);
+        let root_order = if ply == 0 { self.root_order } else { &[] };
         moves.sort_by_key(|&m| {
+            let rank = root_order
+                .iter()
+                .position(|&r| r == m)
+                .unwrap_or(usize::MAX);
             let check = pos.gives_check(disc, m);
             let capture = !m.is_drop() && pos.piece_at(m.to()).is_some();
-            (!check, !capture)
+            (rank, m != killer, !check, !capture)
         });
         for m in moves {
             pos.do_move(m);
-            let lost = self.lost_within(pos, n - 1);
+            let lost = self.lost_within(pos, n - 1, ply + 1);
             pos.undo_move();
             if self.aborted {
                 return None;
             }
             if lost {
+                if let Some(k) = self.killers.get_mut(ply) {
+                    *k = m;
+                }
                 return Some(m);
             }
         }
@@ -122,7 +151,7 @@ impl<'o> ShortWin<'o> {
 
     /// Whether the side to move (defending) loses within `n` plies (even)
     /// whatever it plays.
-    fn lost_within<W: BitWord>(&mut self, pos: &mut Position<W>, n: i32) -> bool {
+    fn lost_within<W: BitWord>(&mut self, pos: &mut Position<W>, n: i32, ply: usize) -> bool {
         if self.tick() {
             return false;
         }
@@ -141,7 +170,8 @@ impl<'o> ShortWin<'o> {
         }
         for m in moves {
             pos.do_move(m);
-            let won = pos.repetition() == Repetition::None && self.win_move(pos, n - 1).is_some();
+            let won = pos.repetition() == Repetition::None
+                && self.win_move(pos, n - 1, ply + 1).is_some();
             pos.undo_move();
             if !won || self.aborted {
                 return false;
@@ -152,10 +182,15 @@ impl<'o> ShortWin<'o> {
 
     /// The shortest win of the position after the defender's move, in plies
     /// (odd, at most `n`), or `None`.
-    fn shortest<W: BitWord>(&mut self, pos: &mut Position<W>, n: i32) -> Option<(i32, Move)> {
+    fn shortest<W: BitWord>(
+        &mut self,
+        pos: &mut Position<W>,
+        n: i32,
+        ply: usize,
+    ) -> Option<(i32, Move)> {
         (1..=n)
             .step_by(2)
-            .find_map(|k| self.win_move(pos, k).map(|m| (k, m)))
+            .find_map(|k| self.win_move(pos, k, ply).map(|m| (k, m)))
     }
 
     /// Appends the line of a win in `n` plies starting with `m`: after each
@@ -167,7 +202,7 @@ impl<'o> ShortWin<'o> {
             let mut best: Option<(i32, Move, Move)> = None;
             for r in pos.legal_moves() {
                 pos.do_move(r);
-                let s = self.shortest(pos, n - 2);
+                let s = self.shortest(pos, n - 2, line.len() + 1);
                 pos.undo_move();
                 if let Some((k, next)) = s {
                     if best.is_none_or(|(bk, _, _)| k > bk) {

@@ -11,7 +11,8 @@ use super::shortwin::{Proof, ShortWin};
 use super::{Limits, SearchOptions, Signals, TranspositionTable};
 use crate::core::BitWord;
 use crate::eval::{self, EvalTables};
-use crate::position::{Move, MoveList, Position};
+use crate::position::{Move, MoveList, Position, MAX_MOVES};
+use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Per-ply search state.
@@ -149,7 +150,10 @@ pub struct Worker {
     /// A root move proven to win by force, its score and line
     /// (`shortwin`); the root search never scores that move lower.
     pub(super) proven: Option<(Move, i32, Vec<Move>)>,
-    /// Nodes of this search spent on short-win proofs.
+    /// Short-win proofs of this search: the next length to prove, the
+    /// budget of its last unfinished attempt, and the nodes they took.
+    proof_next: i32,
+    proof_last_budget: u64,
     proof_nodes: u64,
 }
 
@@ -185,6 +189,8 @@ impl Worker {
             game_filter: vec![0; GAME_FILTER_BITS / 64],
             et: eval::tables(crate::variant::Variant::default_variant()),
             proven: None,
+            proof_next: 1,
+            proof_last_budget: 0,
             proof_nodes: 0,
         }
     }
@@ -257,10 +263,12 @@ impl Worker {
             .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
         let skip = (index > 0).then(|| (index - 1) % SKIP_SIZE.len());
         self.proven = None;
+        self.proof_next = 1;
+        self.proof_last_budget = 0;
         self.proof_nodes = 0;
         // Short wins are proven on the main thread, and only over every legal
         // root move (`searchmoves` would change the question).
-        let mut prove_wins = main && self.root_moves.len() == pos.legal_moves().len();
+        let prove_wins = main && self.root_moves.len() == pos.legal_moves().len();
 
         for depth in 1..=max_depth {
             // A stop that came before this iteration (a helper may start late
@@ -275,8 +283,8 @@ impl Worker {
                 }
             }
             self.root_depth = depth;
-            if prove_wins && depth % 2 == 1 && depth <= SHORT_WIN_PLIES {
-                prove_wins = self.prove_short_win(pos, &cx, depth);
+            if prove_wins {
+                self.prove_short_wins(pos, &cx, depth);
             }
             for rm in self.root_moves.iter_mut() {
                 rm.prev_score = rm.score;
@@ -350,26 +358,42 @@ impl Worker {
         result
     }
 
-    /// Looks for a forced win in exactly `plies` plies (none shorter exists:
-    /// the earlier odd iterations proved that) within a node budget; returns
-    /// whether the next length is worth trying.
-    fn prove_short_win<W: BitWord>(&mut self, pos: &mut Position<W>, cx: &Ctx, plies: i32) -> bool {
-        // The budget follows the tree search's own nodes, not earlier proofs'.
-        let budget =
-            SHORT_WIN_MIN_NODES.max(SHORT_WIN_NODE_FACTOR * (self.nodes - self.proof_nodes));
+    /// Proves or rules out forced wins of up to `depth` plies (and at most
+    /// `SHORT_WIN_PLIES`), shortest first, each within a node budget: one
+    /// that ran out is tried again when the budget has grown fourfold.
+    /// A win found is kept in `proven`.
+    fn prove_short_wins<W: BitWord>(&mut self, pos: &mut Position<W>, cx: &Ctx, depth: i32) {
         let signals = cx.shared.signals;
         let stop = || signals.stopped();
-        let mut prover = ShortWin::new(cx.shared.opts, budget, &stop);
-        let proof = prover.prove(pos, plies);
-        self.nodes += prover.nodes();
-        self.proof_nodes += prover.nodes();
-        match proof {
-            Proof::Win(line) => {
-                self.proven = Some((line[0], MATE - plies, line));
-                false
+        while self.proven.is_none() && self.proof_next <= depth.min(SHORT_WIN_PLIES) {
+            let budget =
+                SHORT_WIN_MIN_NODES.max((self.nodes - self.proof_nodes) / SHORT_WIN_NODE_DIVISOR);
+            if self.proof_last_budget > 0 && budget < 4 * self.proof_last_budget {
+                return;
             }
-            Proof::NoWin => true,
-            Proof::Unknown => false,
+            // `go nodes` counts these nodes too.
+            let budget = budget.min(cx.node_budget.saturating_sub(self.nodes + 1));
+            let order: ArrayVec<Move, MAX_MOVES> = self.root_moves.iter().map(|r| r.mv).collect();
+            let mut prover = ShortWin::new(cx.shared.opts, budget, &stop, &order);
+            let proof = prover.prove(pos, self.proof_next);
+            self.nodes += prover.nodes();
+            self.proof_nodes += prover.nodes();
+            log::debug!(
+                "short win within {}: {proof:?} after {} of {budget} nodes",
+                self.proof_next,
+                prover.nodes()
+            );
+            match proof {
+                Proof::Win(line) => self.proven = Some((line[0], MATE - self.proof_next, line)),
+                Proof::NoWin => {
+                    self.proof_next += 2;
+                    self.proof_last_budget = 0;
+                }
+                Proof::Unknown => {
+                    self.proof_last_budget = budget;
+                    return;
+                }
+            }
         }
     }
 
