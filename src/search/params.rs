@@ -77,7 +77,7 @@ pub const CHECK_INTERVAL: u64 = 1024;
 /// search (`shortwin`), shortest first.
 pub const SHORT_WIN_PLIES: i32 = 7;
 /// A short-win proof may visit at least this many positions,
-pub const SHORT_WIN_MIN_NODES: u64 = 5_000;
+pub const SHORT_WIN_MIN_NODES: u64 = 2_000;
 /// or this fraction (1/n) of the nodes the tree search has spent so far; an
 /// unfinished proof is tried again once that has grown fourfold.
-pub const SHORT_WIN_NODE_DIVISOR: u64 = 1;
+pub const SHORT_WIN_NODE_DIVISOR: u64 = 8;
