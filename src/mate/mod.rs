@@ -43,6 +43,9 @@ pub struct MateProgress {
 /// Nodes the search for the shortest mate may take beyond twice the proof's.
 const REFINE_NODES: u64 = 200_000;
 
+/// Nodes each step of shortening a line read from the proof trees may take.
+const POLISH_STEP_NODES: u64 = 20_000;
+
 /// How often a running solve reports progress.
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
@@ -96,7 +99,12 @@ pub fn solve<W: BitWord>(
             exact.as_ref().map(Vec::len),
             dfpn.nodes
         );
-        match exact.or(first) {
+        let line = match (exact, first) {
+            (Some(line), _) => Some(line),
+            (None, Some(line)) => Some(polish(&mut dfpn, &mut pos, line)),
+            (None, None) => None,
+        };
+        match line {
             Some(line) => MateAnswer::Mate(line),
             None => MateAnswer::Timeout,
         }
@@ -221,6 +229,48 @@ pub fn shortest_line<W: BitWord>(
     log::debug!("mate: shortest mate {shortest} plies");
     let line = exact_line(dfpn, pos, shortest);
     dfpn.limit = NO_LIMIT;
+    line
+}
+
+/// Shortens a mate line read from the proof trees from its end backwards:
+/// from each attacker position, a shorter mate against the longest defence
+/// (`shortest_line`, on `POLISH_STEP_NODES` nodes) replaces the rest of the
+/// line. Proof trees' lengths are only bounds, and a long line can carry a
+/// detour far from the root that a short search there removes.
+fn polish<W: BitWord>(
+    dfpn: &mut DfPn<'_>,
+    pos: &mut Position<W>,
+    mut line: Vec<Move>,
+) -> Vec<Move> {
+    let before = line.len();
+    let mut i = (line.len() - 1) & !1;
+    loop {
+        if dfpn.aborted {
+            break;
+        }
+        let rest = line.len() - i;
+        if rest >= 3 {
+            for &m in &line[..i] {
+                pos.do_move(m);
+            }
+            dfpn.out_of_budget = false;
+            dfpn.node_budget = dfpn.nodes.saturating_add(POLISH_STEP_NODES);
+            let tail = shortest_line(dfpn, pos, rest as u16);
+            dfpn.limit = NO_LIMIT;
+            for _ in 0..i {
+                pos.undo_move();
+            }
+            if let Some(tail) = tail.filter(|t| t.len() < rest) {
+                line.truncate(i);
+                line.extend(tail);
+            }
+        }
+        if i < 2 {
+            break;
+        }
+        i -= 2;
+    }
+    log::debug!("mate: line polished from {before} to {} plies", line.len());
     line
 }
 
