@@ -20,23 +20,44 @@ pub unsafe trait ZeroValid {}
 pub struct ZeroedArray<T: ZeroValid> {
     ptr: NonNull<T>,
     len: usize,
+    /// What was allocated (`ptr` is inside it, aligned for `T`).
+    base: NonNull<u8>,
+    layout: Layout,
 }
 
 // Shared or sent like a `Box<[T]>`.
 unsafe impl<T: ZeroValid + Send> Send for ZeroedArray<T> {}
 unsafe impl<T: ZeroValid + Sync> Sync for ZeroedArray<T> {}
 
+/// The alignment the allocator's zeroed path (calloc) gives, which leaves
+/// fresh pages untouched. Asking for more makes it allocate and then write
+/// every byte: seconds and the whole size in memory for a large table.
+const CALLOC_ALIGN: usize = 16;
+
 impl<T: ZeroValid> ZeroedArray<T> {
     /// As many `T` as fit in `mb` megabytes (at least one).
     pub fn with_megabytes(mb: usize) -> Result<ZeroedArray<T>, AllocError> {
         let bytes = mb.max(1).checked_mul(1 << 20).ok_or(AllocError)?;
         let len = (bytes / std::mem::size_of::<T>()).max(1);
-        let layout = Layout::array::<T>(len).map_err(|_| AllocError)?;
-        // SAFETY: the layout has a non-zero size; zeroed bytes are a valid
-        // `T` (`ZeroValid`).
-        let p = unsafe { alloc::alloc_zeroed(layout) } as *mut T;
-        let ptr = NonNull::new(p).ok_or(AllocError)?;
-        Ok(ZeroedArray { ptr, len })
+        let size = Layout::array::<T>(len).map_err(|_| AllocError)?.size();
+        // Over-allocate at calloc's alignment and align by hand.
+        let slack = std::mem::align_of::<T>().saturating_sub(CALLOC_ALIGN);
+        let layout =
+            Layout::from_size_align(size.checked_add(slack).ok_or(AllocError)?, CALLOC_ALIGN)
+                .map_err(|_| AllocError)?;
+        // SAFETY: the layout has a non-zero size.
+        let base = NonNull::new(unsafe { alloc::alloc_zeroed(layout) }).ok_or(AllocError)?;
+        let offset = base.as_ptr().align_offset(std::mem::align_of::<T>());
+        debug_assert!(offset <= slack);
+        // SAFETY: `offset <= slack`, so `len` elements fit after it; zeroed
+        // bytes are a valid `T` (`ZeroValid`).
+        let ptr = unsafe { NonNull::new_unchecked(base.as_ptr().add(offset) as *mut T) };
+        Ok(ZeroedArray {
+            ptr,
+            len,
+            base,
+            layout,
+        })
     }
 
     /// Number of elements.
@@ -74,9 +95,8 @@ impl<T: ZeroValid> ZeroedArray<T> {
 
 impl<T: ZeroValid> Drop for ZeroedArray<T> {
     fn drop(&mut self) {
-        let layout = Layout::array::<T>(self.len).expect("the layout it was made with");
         // SAFETY: allocated in `with_megabytes` with this layout.
-        unsafe { alloc::dealloc(self.ptr.as_ptr() as *mut u8, layout) };
+        unsafe { alloc::dealloc(self.base.as_ptr(), self.layout) };
     }
 }
 
@@ -98,5 +118,20 @@ mod tests {
         assert!(a.index_of(u64::MAX) < a.len());
         assert_eq!(a.index_of(0), 0);
         assert!(ZeroedArray::<Pair>::with_megabytes(usize::MAX).is_err());
+    }
+
+    #[repr(align(64))]
+    struct Line([u64; 8]);
+    unsafe impl ZeroValid for Line {}
+
+    #[test]
+    fn over_aligned_elements_are_aligned_and_zero() {
+        let mut a = ZeroedArray::<Line>::with_megabytes(2).unwrap();
+        assert_eq!(a.len(), (2 << 20) / 64);
+        assert_eq!(a.as_slice().as_ptr() as usize % 64, 0);
+        assert!(a.as_slice().iter().all(|l| l.0 == [0; 8]));
+        let last = a.len() - 1;
+        a.as_mut_slice()[last].0[7] = 9;
+        assert_eq!(a.as_slice()[last].0[7], 9);
     }
 }
