@@ -31,7 +31,7 @@ pub(super) struct ShortWin<'o> {
     nodes: u64,
     budget: u64,
     aborted: bool,
-    stop: &'o dyn Fn() -> bool,
+    stop: &'o mut dyn FnMut() -> bool,
     /// The root moves to try first (the game search's order).
     root_order: &'o [Move],
     /// Per ply, the attacker move that last won there (tried first).
@@ -43,12 +43,12 @@ const KILLER_PLIES: usize = 16;
 
 impl<'o> ShortWin<'o> {
     /// A prover that gives up after about `budget` positions or when `stop`
-    /// says so.
+    /// (asked every 1024 positions: the clock, `stop`) says so.
     /// `root_order`: root moves to try first, best first.
     pub(super) fn new(
         opts: &'o SearchOptions,
         budget: u64,
-        stop: &'o dyn Fn() -> bool,
+        stop: &'o mut dyn FnMut() -> bool,
         root_order: &'o [Move],
     ) -> Self {
         ShortWin {

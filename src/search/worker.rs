@@ -284,7 +284,7 @@ impl Worker {
             }
             self.root_depth = depth;
             if prove_wins {
-                self.prove_short_wins(pos, &cx, depth);
+                self.prove_short_wins(pos, &mut cx, depth);
             }
             for rm in self.root_moves.iter_mut() {
                 rm.prev_score = rm.score;
@@ -362,9 +362,8 @@ impl Worker {
     /// `SHORT_WIN_PLIES`), shortest first, each within a node budget: one
     /// that ran out is tried again when the budget has grown fourfold.
     /// A win found is kept in `proven`.
-    fn prove_short_wins<W: BitWord>(&mut self, pos: &mut Position<W>, cx: &Ctx, depth: i32) {
-        let signals = cx.shared.signals;
-        let stop = || signals.stopped();
+    fn prove_short_wins<W: BitWord>(&mut self, pos: &mut Position<W>, cx: &mut Ctx, depth: i32) {
+        let shared = cx.shared;
         while self.proven.is_none() && self.proof_next <= depth.min(SHORT_WIN_PLIES) {
             let budget =
                 SHORT_WIN_MIN_NODES.max((self.nodes - self.proof_nodes) / SHORT_WIN_NODE_DIVISOR);
@@ -374,7 +373,17 @@ impl Worker {
             // `go nodes` counts these nodes too.
             let budget = budget.min(cx.node_budget.saturating_sub(self.nodes + 1));
             let order: ArrayVec<Move, MAX_MOVES> = self.root_moves.iter().map(|r| r.mv).collect();
-            let mut prover = ShortWin::new(cx.shared.opts, budget, &stop, &order);
+            // The clock is the main thread's to watch, here as in the search.
+            let driver = &mut cx.driver;
+            let mut stop = || {
+                let out = shared.signals.stopped()
+                    || driver.as_deref_mut().is_some_and(|d| d.poll(shared));
+                if out {
+                    shared.signals.stop_threads();
+                }
+                out
+            };
+            let mut prover = ShortWin::new(shared.opts, budget, &mut stop, &order);
             let proof = prover.prove(pos, self.proof_next);
             self.nodes += prover.nodes();
             self.proof_nodes += prover.nodes();
