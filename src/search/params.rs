@@ -76,6 +76,8 @@ pub const CHECK_INTERVAL: u64 = 1024;
 /// Forced wins up to this many plies are proven at the root by full-width
 /// search (`shortwin`), shortest first.
 pub const SHORT_WIN_PLIES: i32 = 7;
+/// The same where the variant has drops.
+pub const SHORT_WIN_PLIES_WITH_DROPS: i32 = 5;
 /// A short-win proof may visit at least this many positions,
 pub const SHORT_WIN_MIN_NODES: u64 = 2_000;
 /// or this fraction (1/n) of the nodes the tree search has spent so far; an

@@ -364,7 +364,15 @@ impl Worker {
     /// A win found is kept in `proven`.
     fn prove_short_wins<W: BitWord>(&mut self, pos: &mut Position<W>, cx: &mut Ctx, depth: i32) {
         let shared = cx.shared;
-        while self.proven.is_none() && self.proof_next <= depth.min(SHORT_WIN_PLIES) {
+        // With drops the tree is too wide for longer proofs to pay at blitz
+        // (matches lost Elo); without, they are cheap and the game search
+        // is weakest at quiet wins (Heian's bare king).
+        let longest = if pos.variant().def.drops {
+            SHORT_WIN_PLIES_WITH_DROPS
+        } else {
+            SHORT_WIN_PLIES
+        };
+        while self.proven.is_none() && self.proof_next <= depth.min(longest) {
             let budget =
                 SHORT_WIN_MIN_NODES.max((self.nodes - self.proof_nodes) / SHORT_WIN_NODE_DIVISOR);
             if self.proof_last_budget > 0 && budget < 4 * self.proof_last_budget {
