@@ -7,7 +7,10 @@
 //!
 //! It is conservative about the rules the tree search scores at nodes: a
 //! repeated position, a possible declaration or the move limit inside the line
-//! count as "no win", so a win it reports is a win under every rule.
+//! count as "no win", so a win it reports is a win under every rule. Its last
+//! move is a mate or a baring capture; a quiet move that leaves the opponent
+//! no legal move (a stalemate, also a loss) is not looked for, so such a win,
+//! rare, is reported longer or not at all.
 
 use super::SearchOptions;
 use crate::core::BitWord;
