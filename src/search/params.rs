@@ -73,13 +73,33 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// Nodes between looks at the clock and the stop flag.
 pub const CHECK_INTERVAL: u64 = 1024;
 
-/// Forced wins up to this many plies are proven at the root by full-width
-/// search (`shortwin`), shortest first.
-pub const SHORT_WIN_PLIES: i32 = 7;
-/// The same where the variant has drops.
-pub const SHORT_WIN_PLIES_WITH_DROPS: i32 = 5;
-/// A short-win proof may visit at least this many positions,
-pub const SHORT_WIN_MIN_NODES: u64 = 2_000;
-/// or this fraction (1/n) of the nodes the tree search has spent so far; an
-/// unfinished proof is tried again once that has grown fourfold.
-pub const SHORT_WIN_NODE_DIVISOR: u64 = 8;
+/// How far and on how many nodes the root proves short forced wins
+/// (`shortwin`): wins of up to `plies` plies, shortest first, each proof on
+/// max(`min_nodes`, tree-search nodes / `divisor`) positions, retried once
+/// that has grown fourfold.
+#[derive(Copy, Clone, Debug)]
+pub struct ShortWinBudget {
+    /// Longest win proven, in plies (odd).
+    pub plies: i32,
+    /// Least nodes of a proof.
+    pub min_nodes: u64,
+    /// A proof's share of the tree search's nodes, 1/divisor.
+    pub divisor: u64,
+}
+
+/// Without drops the trees are narrow, proofs cheap, and the game search is
+/// weakest at quiet wins (Heian's bare king).
+pub const SHORT_WINS_NO_DROPS: ShortWinBudget = ShortWinBudget {
+    plies: 7,
+    min_nodes: 2_000,
+    divisor: 8,
+};
+
+/// With drops the trees are wide: longer or larger proofs cost strength at
+/// blitz (matches in the commit history), and the game search finds these
+/// mates by checks anyway.
+pub const SHORT_WINS_DROPS: ShortWinBudget = ShortWinBudget {
+    plies: 5,
+    min_nodes: 500,
+    divisor: 16,
+};

@@ -3,7 +3,7 @@
 //! `n - 1`, down to a last move that mates or bares the king. Nothing is
 //! pruned, so a win the game search's reductions would hide is still seen; a
 //! node budget keeps it to the small trees where that is cheap (the main
-//! thread runs it once per odd iteration up to `SHORT_WIN_PLIES`).
+//! thread runs it before each iteration, up to `ShortWinBudget::plies`).
 //!
 //! It is conservative about the rules the tree search scores at nodes: a
 //! repeated position, a possible declaration or the move limit inside the line
@@ -41,7 +41,7 @@ pub(super) struct ShortWin<'o> {
     killers: [Move; KILLER_PLIES],
 }
 
-/// Plies with a killer move (a win within `SHORT_WIN_PLIES` fits).
+/// Plies with a killer move (every proven length fits).
 const KILLER_PLIES: usize = 16;
 
 impl<'o> ShortWin<'o> {

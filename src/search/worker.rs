@@ -359,22 +359,18 @@ impl Worker {
     }
 
     /// Proves or rules out forced wins of up to `depth` plies (and at most
-    /// `SHORT_WIN_PLIES`), shortest first, each within a node budget: one
+    /// `ShortWinBudget::plies`), shortest first, each within a node budget: one
     /// that ran out is tried again when the budget has grown fourfold.
     /// A win found is kept in `proven`.
     fn prove_short_wins<W: BitWord>(&mut self, pos: &mut Position<W>, cx: &mut Ctx, depth: i32) {
         let shared = cx.shared;
-        // With drops the tree is too wide for longer proofs to pay at blitz
-        // (matches lost Elo); without, they are cheap and the game search
-        // is weakest at quiet wins (Heian's bare king).
-        let longest = if pos.variant().def.drops {
-            SHORT_WIN_PLIES_WITH_DROPS
+        let b = if pos.variant().def.drops {
+            SHORT_WINS_DROPS
         } else {
-            SHORT_WIN_PLIES
+            SHORT_WINS_NO_DROPS
         };
-        while self.proven.is_none() && self.proof_next <= depth.min(longest) {
-            let budget =
-                SHORT_WIN_MIN_NODES.max((self.nodes - self.proof_nodes) / SHORT_WIN_NODE_DIVISOR);
+        while self.proven.is_none() && self.proof_next <= depth.min(b.plies) {
+            let budget = b.min_nodes.max((self.nodes - self.proof_nodes) / b.divisor);
             if self.proof_last_budget > 0 && budget < 4 * self.proof_last_budget {
                 return;
             }
