@@ -95,11 +95,12 @@ pub const SHORT_WINS_NO_DROPS: ShortWinBudget = ShortWinBudget {
     divisor: 8,
 };
 
-/// With drops the trees are wide: longer or larger proofs cost strength at
-/// blitz (matches in the commit history), and the game search finds these
-/// mates by checks anyway.
+/// With drops the trees are wide and a proof's nodes dear (each generates
+/// every move): 5-ply proofs cost the shogi search half a ply at 90 ms a
+/// move, and lost Elo at 2+0.02 (commit history). The game search finds
+/// these mates by checks.
 pub const SHORT_WINS_DROPS: ShortWinBudget = ShortWinBudget {
-    plies: 5,
+    plies: 3,
     min_nodes: 500,
     divisor: 16,
 };
