@@ -188,9 +188,9 @@ fn longer_wins_are_never_reported_shorter() {
 }
 
 /// Issue #12 asks for every win of up to 7 plies at two plies beyond its
-/// length. Not met yet: some 7-ply Heian wins need larger proofs than the
-/// prover's budget allows that early, and 5-ply wins with drops are left to
-/// the tree search (two judkins ones are found at depth 8 and 13). Kept as
+/// length. Not met yet: the root prover stops at 5 plies (3 with drops), as
+/// longer proofs cost depth, and the tree search finds some 7-ply Heian wins
+/// and two 5-ply judkins ones late. Kept as
 /// the target: `cargo test --release --test short_wins -- --ignored every`.
 #[test]
 #[ignore = "not met yet: see the doc comment"]
