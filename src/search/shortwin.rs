@@ -46,7 +46,7 @@ const KILLER_PLIES: usize = 16;
 
 impl<'o> ShortWin<'o> {
     /// A prover that gives up after about `budget` positions or when `stop`
-    /// (asked every 1024 positions: the clock, `stop`) says so.
+    /// (asked every 64 positions, as each may generate every move: the clock, `stop`) says so.
     /// `root_order`: root moves to try first, best first.
     pub(super) fn new(
         opts: &'o SearchOptions,
@@ -98,7 +98,7 @@ impl<'o> ShortWin<'o> {
 
     /// Counts a position; true once the budget is spent or a stop came.
     fn tick(&mut self) -> bool {
-        if self.nodes >= self.budget || (self.nodes & 1023 == 0 && (self.stop)()) {
+        if self.nodes >= self.budget || (self.nodes & 63 == 0 && (self.stop)()) {
             self.aborted = true;
         } else {
             self.nodes += 1;
