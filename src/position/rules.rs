@@ -4,7 +4,7 @@
 
 use super::{Move, Position};
 use crate::core::Bitboard;
-use crate::core::{BitWord, Color};
+use crate::core::{BitWord, Color, Square};
 use crate::variant::Kind;
 
 /// The outcome of a repetition, from the side to move's point of view.
@@ -101,9 +101,8 @@ impl<W: BitWord> Position<W> {
     }
 
     /// A move that wins at once, if there is one: the capture that bares the
-    /// opponent's king, or a mate in one. The game search asks this at its
-    /// leaves so that the last move of a short forced win is never lost to a
-    /// reduction or to pruning.
+    /// opponent's king, or a mate in one (the last move of a short win, for
+    /// the root's short-win prover).
     pub fn winning_move(&mut self) -> Option<Move> {
         self.baring_capture().or_else(|| self.mate_in_one())
     }
@@ -111,15 +110,7 @@ impl<W: BitWord> Position<W> {
     /// Under the bare-king rule, the capture of the opponent's last piece
     /// besides the king (which wins at once); cheap when there is none.
     pub fn baring_capture(&mut self) -> Option<Move> {
-        let them = self.side.opp();
-        if !self.variant().def.bare_king_loses || !self.has_king(them) {
-            return None;
-        }
-        let others = self.by_color[them.index()] & !Bitboard::from_square(self.king[them.index()]);
-        if !others.any() || others.more_than_one() {
-            return None;
-        }
-        let target = others.lowest();
+        let target = self.lone_piece(self.side.opp())?;
         for m in self.legal_moves() {
             if !m.is_drop() && m.to() == target {
                 self.do_move(m);
@@ -137,15 +128,18 @@ impl<W: BitWord> Position<W> {
     /// and one piece, and that piece is attacked: standing pat would ignore
     /// that losing it loses the game.
     pub fn last_piece_attacked(&self) -> bool {
-        let us = self.side;
-        if !self.variant().def.bare_king_loses || !self.has_king(us) {
-            return false;
+        self.lone_piece(self.side)
+            .is_some_and(|sq| self.is_attacked(sq, self.side.opp(), self.occupied()))
+    }
+
+    /// Under the bare-king rule, the square of colour `c`'s only piece besides
+    /// its king, if it has exactly one.
+    fn lone_piece(&self, c: Color) -> Option<Square> {
+        if !self.variant().def.bare_king_loses || !self.has_king(c) {
+            return None;
         }
-        let others = self.by_color[us.index()] & !Bitboard::from_square(self.king[us.index()]);
-        if !others.any() || others.more_than_one() {
-            return false;
-        }
-        self.is_attacked(others.lowest(), us.opp(), self.occupied())
+        let others = self.by_color[c.index()] & !Bitboard::from_square(self.king[c.index()]);
+        (others.any() && !others.more_than_one()).then(|| others.lowest())
     }
 
     /// A check that leaves the opponent no legal move. Mate by pawn drop is

@@ -419,8 +419,8 @@ impl Worker {
 
             if root {
                 // A proven short win stands whatever this depth saw.
-                if let Some((pm, ps, pline)) = &self.proven {
-                    if *pm == m && v < *ps {
+                if let Some((ps, pline)) = &self.proven {
+                    if pline[0] == m && v < *ps {
                         v = *ps;
                         let tail = &pline[1..];
                         self.pv[1][..tail.len()].copy_from_slice(tail);

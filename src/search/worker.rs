@@ -147,9 +147,9 @@ pub struct Worker {
     pub(super) lmr: Box<[[i32; 64]; 64]>,
     game_filter: Vec<u64>,
     pub(super) et: &'static EvalTables,
-    /// A root move proven to win by force, its score and line
-    /// (`shortwin`); the root search never scores that move lower.
-    pub(super) proven: Option<(Move, i32, Vec<Move>)>,
+    /// The score and line (first the root move) of a forced win proven by
+    /// `shortwin`; the root search never scores that move lower.
+    pub(super) proven: Option<(i32, Vec<Move>)>,
     /// Short-win proofs of this search: the next length to prove, the
     /// budget of its last unfinished attempt, and the nodes they took.
     proof_next: i32,
@@ -268,7 +268,7 @@ impl Worker {
         self.proof_nodes = 0;
         // Short wins are proven on the main thread, and only over every legal
         // root move (`searchmoves` would change the question).
-        let prove_wins = main && self.root_moves.len() == pos.legal_moves().len();
+        let prove_wins = main && shared.limits.searchmoves.is_empty();
 
         for depth in 1..=max_depth {
             // A stop that came before this iteration (a helper may start late
@@ -397,7 +397,7 @@ impl Worker {
                 prover.nodes()
             );
             match proof {
-                Proof::Win(line) => self.proven = Some((line[0], MATE - self.proof_next, line)),
+                Proof::Win(line) => self.proven = Some((MATE - self.proof_next, line)),
                 Proof::NoWin => {
                     self.proof_next += 2;
                     self.proof_last_budget = 0;
