@@ -10,6 +10,7 @@ pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod mate;
+pub mod nnue;
 pub mod perft;
 pub mod position;
 pub mod protocol;

@@ -24,6 +24,7 @@ USAGE:
                                 thread the node count is the engine's signature)
     kawari datagen [OPTIONS]    self-play training data (positions, scores,
                                 results; format in src/datagen/record.rs)
+    kawari train [OPTIONS]      fit a network (NNUE) to datagen files
     kawari --help               this text
 
 PERFT OPTIONS:
@@ -44,6 +45,22 @@ DATAGEN OPTIONS:
     --seed <n>          game i is played from seed + i (default 1)
     --threads <n>       playing threads (default: the CPUs there are)
     --hash <MB>         hash table per thread (default 16)
+
+TRAIN OPTIONS:
+    --variant <name>    the variant (default {default})
+    --data <file>       a datagen file (required; repeat for more)
+    --out <file>        the network file to write (required)
+    --hidden <n>        hidden units per perspective, a multiple of 16 (default 128)
+    --epochs <n>        passes over the data (default 10)
+    --batch <n>         positions per step (default 16384)
+    --lr <x>            Adam's learning rate (default 0.001)
+    --lambda <x>        weight of the search score against the game result
+                        in the target, 0..1 (default 0.75)
+    --holdout <n>       games whose index is a multiple of n are held out
+                        for the reported loss (default 20)
+    --max-positions <n> read at most this many positions (default: all)
+    --seed <n>          initial weights and shuffles (default 1)
+    --threads <n>       (default: the CPUs there are)
 
 Logs go to stderr when RUST_LOG is set (e.g. RUST_LOG=debug).
 ";
@@ -78,6 +95,13 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("kawari datagen: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Some("train") => match run_train(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("kawari train: {e}");
                 ExitCode::from(2)
             }
         },
@@ -159,6 +183,85 @@ fn run_datagen(args: &[String]) -> Result<(), String> {
 }
 
 /// `kawari bench`: the engine's bench job, its lines on stdout.
+/// `kawari train`: fits a network; progress on stderr, the report on stdout.
+fn run_train(args: &[String]) -> Result<(), String> {
+    use kawari::nnue::train::{run, Config};
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut cfg = Config {
+        variant: Variant::default_variant(),
+        data: Vec::new(),
+        hidden: 128,
+        epochs: 10,
+        batch: 16384,
+        lr: 0.001,
+        lambda: 0.75,
+        seed: 1,
+        threads,
+        holdout: 20,
+        max_positions: 0,
+    };
+    let mut out = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let value = it.next().ok_or_else(|| format!("{a} needs a value"))?;
+        let num = |lo: u64, hi: u64| -> Result<u64, String> {
+            value
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (lo..=hi).contains(n))
+                .ok_or_else(|| format!("bad {a} '{value}' (expected {lo}..{hi})"))
+        };
+        let real = |lo: f32, hi: f32| -> Result<f32, String> {
+            value
+                .parse::<f32>()
+                .ok()
+                .filter(|x| (lo..=hi).contains(x))
+                .ok_or_else(|| format!("bad {a} '{value}' (expected {lo}..{hi})"))
+        };
+        match a.as_str() {
+            "--variant" => {
+                cfg.variant =
+                    Variant::by_name(value).ok_or_else(|| format!("unknown variant '{value}'"))?
+            }
+            "--data" => cfg.data.push(value.into()),
+            "--out" => out = Some(std::path::PathBuf::from(value)),
+            "--hidden" => cfg.hidden = num(16, 2048)? as usize,
+            "--epochs" => cfg.epochs = num(1, 10_000)? as u32,
+            "--batch" => cfg.batch = num(1, 1 << 24)? as usize,
+            "--lr" => cfg.lr = real(1e-7, 1.0)?,
+            "--lambda" => cfg.lambda = real(0.0, 1.0)?,
+            "--holdout" => cfg.holdout = num(0, u32::MAX as u64)? as u32,
+            "--max-positions" => cfg.max_positions = num(0, u64::MAX)? as usize,
+            "--seed" => cfg.seed = num(0, u64::MAX)?,
+            "--threads" => cfg.threads = num(1, 1024)? as usize,
+            other => return Err(format!("unknown option '{other}'")),
+        }
+    }
+    if cfg.data.is_empty() {
+        return Err("--data is required".into());
+    }
+    let out = out.ok_or("--out is required")?;
+    let (net, r) = run(&cfg, &mut |line| eprintln!("{line}"))?;
+    std::fs::write(&out, net.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!(
+        "{}: {} inputs, {} hidden; {} training and {} held-out positions; K {:.0}",
+        cfg.variant.name(),
+        net.inputs(),
+        net.hidden(),
+        r.train_positions,
+        r.holdout_positions,
+        r.k
+    );
+    println!(
+        "held-out loss: {:.6} (float), {:.6} (quantized); the search scores themselves: {:.6}",
+        r.holdout_loss.last().copied().unwrap_or(f64::NAN),
+        r.holdout_loss_quantized,
+        r.holdout_loss_of_scores
+    );
+    println!("wrote {}", out.display());
+    Ok(())
+}
+
 fn run_bench(args: &[String]) -> Result<(), String> {
     use kawari::engine::{Engine, Report, Sink};
     use std::sync::{Arc, Mutex};

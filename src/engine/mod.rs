@@ -19,6 +19,7 @@ pub use pool::{panic_message, Crew, PanicSink, Pool, Task};
 pub use report::{Decision, Report, Sink};
 pub use root::RootPosition;
 
+use crate::nnue::EvalChoice;
 use crate::search::{Limits, SearchOptions, Signals, TranspositionTable, Worker};
 use crate::variant::Variant;
 use crate::with_root;
@@ -39,7 +40,7 @@ pub const MAX_PERFT_DEPTH: u32 = 64;
 
 /// A setting the engine understands (the protocol layer maps option names
 /// and values onto these).
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug)]
 pub enum Setting {
     /// Play this variant; resets the position to its start.
     Variant(&'static Variant),
@@ -59,6 +60,11 @@ pub enum Setting {
     Declaration(bool),
     /// Empty the hash table.
     ClearHash,
+    /// Whether to evaluate with networks (`UseNNUE`); off, the hand-made
+    /// evaluation.
+    UseNetwork(bool),
+    /// A network file to use for its variant; `None`, the built-in ones.
+    EvalFile(Option<String>),
 }
 
 /// Changes that wait for the pool to be idle.
@@ -84,6 +90,10 @@ pub struct Engine {
     opts: SearchOptions,
     hash_mb: usize,
     ponder: bool,
+    /// `UseNNUE`.
+    use_network: bool,
+    /// The network `EvalFile` loaded, if any.
+    eval_file: Option<&'static crate::nnue::Network>,
     threads: usize,
     pool: Pool,
     job: Option<JobControl>,
@@ -112,6 +122,8 @@ impl Engine {
             opts: SearchOptions::default(),
             hash_mb: DEFAULT_HASH_MB,
             ponder: false,
+            use_network: true,
+            eval_file: None,
             threads: 1,
             pool: Pool::new(1, on_panic).expect("a search thread"),
             job: None,
@@ -229,8 +241,36 @@ impl Engine {
             Setting::MoveOverhead(ms) => self.opts.move_overhead = ms,
             Setting::Declaration(on) => self.opts.declaration = on,
             Setting::ClearHash => self.clear_hash(idle),
+            Setting::UseNetwork(on) => {
+                self.use_network = on;
+                self.choose_evaluation(idle);
+            }
+            Setting::EvalFile(path) => {
+                self.eval_file = match path {
+                    None => None,
+                    Some(p) => Some(
+                        crate::nnue::load_file(std::path::Path::new(&p))
+                            .map_err(|e| EngineError::OutOfRange(format!("EvalFile: {e}")))?,
+                    ),
+                };
+                self.choose_evaluation(idle);
+            }
         }
         Ok(())
+    }
+
+    /// Sets the searches' evaluation from `UseNNUE` and `EvalFile`. The
+    /// table's stored evaluations are the old one's, so it is cleared.
+    fn choose_evaluation(&mut self, idle: bool) {
+        let eval = match (self.use_network, self.eval_file) {
+            (false, _) => EvalChoice::HandMade,
+            (true, Some(n)) => EvalChoice::Network(n),
+            (true, None) => EvalChoice::Default,
+        };
+        if eval != self.opts.eval {
+            self.opts.eval = eval;
+            self.clear_hash(idle);
+        }
     }
 
     fn clear_hash(&mut self, idle: bool) {
@@ -278,9 +318,14 @@ impl Engine {
         with_root!(&self.root, pos => pos.diagram())
     }
 
-    /// Static evaluation of the position, side to move's view.
+    /// Static evaluation of the position as the search sees it (the
+    /// network's if one is in use), side to move's view.
     pub fn eval(&self) -> i32 {
-        with_root!(&self.root, pos => crate::eval::evaluate(pos.as_ref()))
+        let net = self.opts.eval.network_for(self.variant);
+        with_root!(&self.root, pos => match net {
+            Some(n) => crate::nnue::evaluate(n, pos.as_ref()),
+            None => crate::eval::evaluate(pos.as_ref()),
+        })
     }
 
     /// The static evaluation split by term: one line per term with Black's,
@@ -294,6 +339,18 @@ impl Engine {
         for (term, [b, w]) in crate::eval::Term::ALL.iter().zip(sums.0) {
             lines.push(format!("{:>12} {b:>7} {w:>7} {:>7}", term.name(), b - w));
         }
+        let hand_made = with_root!(&self.root, pos => crate::eval::evaluate(pos.as_ref()));
+        lines.push(format!("hand-made evaluation {hand_made} (side to move)"));
+        lines.push(match self.opts.eval.network_for(self.variant) {
+            Some(n) => format!(
+                "network {} {}x{}: {} (side to move)",
+                n.variant(),
+                n.inputs(),
+                n.hidden(),
+                with_root!(&self.root, pos => crate::nnue::evaluate(n, pos.as_ref()))
+            ),
+            None => "network: none in use, the hand-made evaluation plays".to_string(),
+        });
         lines
     }
 

@@ -464,7 +464,7 @@ fn open_lines<W: BitWord>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -482,7 +482,7 @@ mod tests {
 
     /// The SFEN of the same position seen from the other side: board rotated,
     /// colours swapped.
-    fn flip(sfen: &str) -> String {
+    pub(crate) fn flip(sfen: &str) -> String {
         let f: Vec<&str> = sfen.split(' ').collect();
         let swap = |c: char| {
             if c.is_ascii_uppercase() {

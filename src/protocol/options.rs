@@ -15,6 +15,8 @@ enum Type {
     Spin { default: i64, min: i64, max: i64 },
     Combo(&'static str, Vec<&'static str>),
     Button,
+    /// A string (a path); `<empty>`-style placeholder default.
+    Str(&'static str),
 }
 
 /// Which engine setting an option feeds.
@@ -29,6 +31,8 @@ enum Id {
     NetworkDelay,
     EnteringKingRule,
     ClearHash,
+    UseNetwork,
+    EvalFile,
 }
 
 /// One option: its listed names, names also accepted, type.
@@ -48,9 +52,12 @@ const CSA_RULE_27: &str = "CSARule27";
 
 /// Names accepted for "no declaration" and "CSA 27-point declaration".
 const OFF_ALIASES: &[&str] = &[NO_ENTERING_KING, "none", "off"];
+/// `EvalFile`'s default: the networks built into the binary.
+pub const BUILT_IN: &str = "<built-in>";
+
 const CSA27_ALIASES: &[&str] = &[CSA_RULE_27, "csa27", "27"];
 
-fn specs() -> [Spec; 9] {
+fn specs() -> [Spec; 11] {
     let d = SearchOptions::default();
     [
         Spec {
@@ -146,6 +153,20 @@ fn specs() -> [Spec; 9] {
             aliases: &["ClearHash"],
             ty: Type::Button,
         },
+        Spec {
+            id: Id::UseNetwork,
+            name: "UseNNUE",
+            uci: Some("Use NNUE"),
+            aliases: &["Use NNUE", "UseNNUE"],
+            ty: Type::Check(true),
+        },
+        Spec {
+            id: Id::EvalFile,
+            name: "EvalFile",
+            uci: Some("EvalFile"),
+            aliases: &[],
+            ty: Type::Str(BUILT_IN),
+        },
     ]
 }
 
@@ -168,6 +189,7 @@ pub fn option_lines(dialect: Dialect) -> Vec<String> {
                     format!("type combo default {d} {}", vars.join(" "))
                 }
                 Type::Button => "type button".to_string(),
+                Type::Str(d) => format!("type string default {d}"),
             };
             Some(format!("option name {name} {ty}"))
         })
@@ -235,6 +257,13 @@ pub fn setting(name: &str, value: Option<&str>) -> Result<Setting, OptionError> 
             _ => Err(OptionError::Unknown(name.to_string())),
         };
     }
+    if let Type::Str(default) = &spec.ty {
+        // No value, or the default, means the built-in networks.
+        let path = value
+            .map(str::trim)
+            .filter(|v| !v.is_empty() && !v.eq_ignore_ascii_case(default) && *v != "<empty>");
+        return Ok(Setting::EvalFile(path.map(str::to_string)));
+    }
     let value = value
         .map(str::trim)
         .filter(|v| !v.is_empty())
@@ -250,6 +279,7 @@ pub fn setting(name: &str, value: Option<&str>) -> Result<Setting, OptionError> 
             };
             match spec.id {
                 Id::Ponder => Ok(Setting::Ponder(on)),
+                Id::UseNetwork => Ok(Setting::UseNetwork(on)),
                 _ => Err(OptionError::Unknown(name.to_string())),
             }
         }
@@ -285,7 +315,7 @@ pub fn setting(name: &str, value: Option<&str>) -> Result<Setting, OptionError> 
                 }
             }
         }
-        Type::Button => Err(OptionError::Unknown(name.to_string())),
+        Type::Button | Type::Str(_) => Err(OptionError::Unknown(name.to_string())),
     }
 }
 

@@ -13,7 +13,6 @@ use super::tt::TtHit;
 use super::worker::{Ctx, Worker, NO_EVAL};
 use super::Bound;
 use crate::core::BitWord;
-use crate::eval::evaluate_with;
 use crate::position::{Move, Position, Repetition};
 use arrayvec::ArrayVec;
 
@@ -59,14 +58,15 @@ fn tt_cuts(hit: &TtHit, value: i32, depth: i32, alpha: i32, beta: i32) -> bool {
 /// `(raw, corrected)`.
 #[inline]
 fn static_eval<W: BitWord>(
-    w: &Worker,
+    w: &mut Worker,
     pos: &Position<W>,
+    ply: usize,
     hit: Option<TtHit>,
     tt_value: i32,
 ) -> (i32, i32) {
     let raw = match hit {
         Some(h) if h.eval != NO_EVAL && h.eval.abs() < MATE_BOUND => h.eval,
-        _ => evaluate_with(w.et, pos),
+        _ => w.evaluate(pos, ply),
     };
     let mut e = raw;
     if let Some(h) = hit {
@@ -221,7 +221,7 @@ impl Worker {
                 return if in_check {
                     DRAW
                 } else {
-                    evaluate_with(self.et, pos)
+                    self.evaluate(pos, ply)
                 };
             }
             alpha = alpha.max(-MATE + ply as i32);
@@ -261,7 +261,7 @@ impl Worker {
         let (raw_eval, eval) = if in_check {
             (NO_EVAL, NO_EVAL)
         } else {
-            static_eval(self, pos, hit, tt_value)
+            static_eval(self, pos, ply, hit, tt_value)
         };
         self.frames[ply].eval = raw_eval;
         let improving = !in_check
@@ -288,6 +288,7 @@ impl Worker {
             {
                 let r = NMP_BASE + depth / NMP_DIVISOR + ((eval - beta) / 200).min(3);
                 self.frames[ply].mv = Move::NONE;
+                self.acc.push_null(ply);
                 pos.do_null_move();
                 let v = -self.search(cx, pos, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 pos.undo_null_move();
@@ -375,6 +376,7 @@ impl Worker {
             } else {
                 0
             };
+            self.acc.push_move(ply, pos, m);
             pos.do_move(m);
             cx.shared.tt.prefetch(pos.hash());
 
@@ -525,7 +527,7 @@ impl Worker {
             return if in_check {
                 DRAW
             } else {
-                evaluate_with(self.et, pos)
+                self.evaluate(pos, ply)
             };
         }
         let hit = cx.shared.tt.probe(key);
@@ -544,7 +546,7 @@ impl Worker {
             raw_eval = NO_EVAL;
             stand_pat = NO_EVAL;
         } else {
-            (raw_eval, stand_pat) = static_eval(self, pos, hit, tt_value);
+            (raw_eval, stand_pat) = static_eval(self, pos, ply, hit, tt_value);
             if stand_pat >= beta {
                 if hit.is_none() {
                     cx.shared.tt.store(
@@ -585,6 +587,7 @@ impl Worker {
             searched += 1;
             self.frames[ply].mv = m;
             self.frames[ply].slot = piece_slot(pos, m);
+            self.acc.push_move(ply, pos, m);
             pos.do_move(m);
             let v = -self.qsearch(cx, pos, -beta, -alpha, ply + 1);
             pos.undo_move();

@@ -25,6 +25,7 @@ pub use tt::{AllocError, Bound, TranspositionTable, TtHit};
 pub use worker::{NodeCounters, Shared, ThreadResult, Worker};
 
 use crate::core::BitWord;
+use crate::nnue::EvalChoice;
 use crate::position::{Move, Position};
 use params::*;
 
@@ -69,6 +70,8 @@ pub struct SearchOptions {
     pub declaration: bool,
     /// Milliseconds kept back per move for communication delays.
     pub move_overhead: u64,
+    /// The evaluation: the variant's network or the hand-made one.
+    pub eval: EvalChoice,
 }
 
 impl Default for SearchOptions {
@@ -78,6 +81,7 @@ impl Default for SearchOptions {
             max_moves_to_draw: 0,
             declaration: true,
             move_overhead: 50,
+            eval: EvalChoice::Default,
         }
     }
 }
@@ -137,6 +141,12 @@ impl Search {
         Search {
             worker: Worker::new(),
         }
+    }
+
+    /// Checks every incremental network evaluation against one computed
+    /// from scratch, and panics on a difference (slow; for tests).
+    pub fn verify_evaluation(&mut self, on: bool) {
+        self.worker.verify_evaluation = on;
     }
 
     /// Forgets learned heuristics.

@@ -11,6 +11,7 @@ use super::shortwin::{Proof, ShortWin};
 use super::{Limits, SearchOptions, Signals, TranspositionTable};
 use crate::core::BitWord;
 use crate::eval::{self, EvalTables};
+use crate::nnue::Accumulators;
 use crate::position::{Move, MoveList, Position, MAX_MOVES};
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -147,6 +148,12 @@ pub struct Worker {
     pub(super) lmr: Box<[[i32; 64]; 64]>,
     game_filter: Vec<u64>,
     pub(super) et: &'static EvalTables,
+    /// The network's first layer along the current line (unused with the
+    /// hand-made evaluation).
+    pub(super) acc: Accumulators,
+    /// Tests: check every incremental network evaluation against one from
+    /// scratch, and panic on a difference.
+    pub verify_evaluation: bool,
     /// The score and line (first the root move) of a forced win proven by
     /// `shortwin`; the root search never scores that move lower.
     pub(super) proven: Option<(i32, Vec<Move>)>,
@@ -188,6 +195,8 @@ impl Worker {
             lmr,
             game_filter: vec![0; GAME_FILTER_BITS / 64],
             et: eval::tables(crate::variant::Variant::default_variant()),
+            acc: Accumulators::new(MAX_PLY + 2),
+            verify_evaluation: false,
             proven: None,
             proof_next: 1,
             proof_last_budget: 0,
@@ -224,6 +233,8 @@ impl Worker {
         self.stopped = false;
         self.root_depth = 0;
         self.et = eval::tables(pos.variant());
+        self.acc
+            .reset(shared.opts.eval.network_for(pos.variant()), pos);
         self.build_game_filter(pos);
         for f in self.frames.iter_mut() {
             f.killers = [Move::NONE; 2];
@@ -478,6 +489,23 @@ impl Worker {
             }
         }
         self.stopped
+    }
+
+    /// The static evaluation of `pos`, at `ply` of the current line, for its
+    /// side to move: the network's if the search has one, else the
+    /// hand-made one.
+    #[inline]
+    pub(super) fn evaluate<W: BitWord>(&mut self, pos: &Position<W>, ply: usize) -> i32 {
+        match self.acc.evaluate(ply, pos) {
+            Some(v) => {
+                if self.verify_evaluation {
+                    let scratch = self.acc.evaluate_from_scratch(pos);
+                    assert_eq!(v, scratch, "incremental network evaluation differs: {}", pos.to_sfen());
+                }
+                v
+            }
+            None => eval::evaluate_with(self.et, pos),
+        }
     }
 
     /// Records the positions played before the root in a bit filter, so the

@@ -1,0 +1,197 @@
+//! The accumulator stack: the first layer's sums for both perspectives at
+//! every ply of the search, updated from the parent's by the few features a
+//! move changes.
+//!
+//! Updates are lazy: a move only records its feature changes, and the sums
+//! are brought up to date when a position is evaluated, from the nearest
+//! ply above that has them. Nodes cut off before their evaluation (by the
+//! table, by pruning on the parent's evaluation) never pay for an update.
+
+use super::features::{Change, Layout};
+use super::network::Network;
+use super::simd;
+use crate::core::{BitWord, Color};
+use crate::position::{Move, Position};
+
+/// The feature changes into one ply, for each perspective.
+#[derive(Clone, Debug, Default)]
+struct Delta {
+    changes: [Change; 2],
+}
+
+/// Accumulators for plies `0..capacity` of one search.
+pub struct Accumulators {
+    net: Option<&'static Network>,
+    layout: Option<Layout>,
+    hidden: usize,
+    /// `values[ply]`: Black's sums then White's, `2 * hidden` values.
+    values: Vec<i16>,
+    computed: Vec<bool>,
+    deltas: Vec<Delta>,
+}
+
+impl Accumulators {
+    /// A stack for `capacity` plies, without a network.
+    pub fn new(capacity: usize) -> Accumulators {
+        Accumulators {
+            net: None,
+            layout: None,
+            hidden: 0,
+            values: Vec::new(),
+            computed: vec![false; capacity],
+            deltas: vec![Delta::default(); capacity],
+        }
+    }
+
+    /// The network in use, if any.
+    #[inline(always)]
+    pub fn network(&self) -> Option<&'static Network> {
+        self.net
+    }
+
+    /// Uses `net` (or none) and sets ply 0 to `pos`, computed from scratch.
+    pub fn reset<W: BitWord>(&mut self, net: Option<&'static Network>, pos: &Position<W>) {
+        self.net = net;
+        self.computed.iter_mut().for_each(|c| *c = false);
+        let Some(net) = net else {
+            self.layout = None;
+            return;
+        };
+        self.layout = Some(Layout::of(pos.variant()));
+        self.hidden = net.hidden();
+        let need = self.computed.len() * 2 * self.hidden;
+        if self.values.len() != need {
+            self.values = vec![0; need];
+        }
+        self.refresh(0, pos);
+    }
+
+    fn slot(&mut self, ply: usize) -> &mut [i16] {
+        let h2 = 2 * self.hidden;
+        &mut self.values[ply * h2..(ply + 1) * h2]
+    }
+
+    /// Computes ply `ply` from scratch.
+    fn refresh<W: BitWord>(&mut self, ply: usize, pos: &Position<W>) {
+        let (Some(net), Some(layout)) = (self.net, self.layout) else {
+            return;
+        };
+        let h = self.hidden;
+        let acc = self.slot(ply);
+        for persp in Color::ALL {
+            let part = &mut acc[persp.index() * h..(persp.index() + 1) * h];
+            part.copy_from_slice(net.bias());
+            for f in layout.active(pos, persp) {
+                simd::update(part, &[], &[net.row(f)]);
+            }
+        }
+        self.computed[ply] = true;
+    }
+
+    /// Records that ply `ply + 1` is `pos` (at `ply`) after `m`; call before
+    /// `pos.do_move(m)`.
+    #[inline]
+    pub fn push_move<W: BitWord>(&mut self, ply: usize, pos: &Position<W>, m: Move) {
+        let Some(layout) = self.layout else {
+            return;
+        };
+        if ply + 1 >= self.computed.len() {
+            return;
+        }
+        let d = &mut self.deltas[ply + 1];
+        for persp in Color::ALL {
+            d.changes[persp.index()] = layout.changes(pos, m, persp);
+        }
+        self.computed[ply + 1] = false;
+    }
+
+    /// Records that ply `ply + 1` is ply `ply` with the turn passed.
+    #[inline]
+    pub fn push_null(&mut self, ply: usize) {
+        if self.layout.is_none() || ply + 1 >= self.computed.len() {
+            return;
+        }
+        self.deltas[ply + 1] = Delta::default();
+        self.computed[ply + 1] = false;
+    }
+
+    /// The network's score of `pos`, which is at `ply`, for its side to
+    /// move; `None` without a network.
+    #[inline]
+    pub fn evaluate<W: BitWord>(&mut self, ply: usize, pos: &Position<W>) -> Option<i32> {
+        let net = self.net?;
+        if ply >= self.computed.len() {
+            return Some(self.evaluate_from_scratch(pos));
+        }
+        self.bring_up_to_date(ply, pos);
+        let h = self.hidden;
+        let acc = &self.values[ply * 2 * h..(ply + 1) * 2 * h];
+        let (black, white) = acc.split_at(h);
+        Some(match pos.side_to_move() {
+            Color::Black => net.output(black, white),
+            Color::White => net.output(white, black),
+        })
+    }
+
+    fn bring_up_to_date<W: BitWord>(&mut self, ply: usize, pos: &Position<W>) {
+        let Some(net) = self.net else {
+            return;
+        };
+        let mut from = ply;
+        while !self.computed[from] {
+            if from == 0 {
+                self.refresh(ply, pos);
+                return;
+            }
+            from -= 1;
+        }
+        let h = self.hidden;
+        for p in from + 1..=ply {
+            let (done, rest) = self.values.split_at_mut(p * 2 * h);
+            let parent = &done[(p - 1) * 2 * h..];
+            let acc = &mut rest[..2 * h];
+            acc.copy_from_slice(parent);
+            for persp in Color::ALL {
+                let c = &self.deltas[p].changes[persp.index()];
+                let part = &mut acc[persp.index() * h..(persp.index() + 1) * h];
+                match (c.removed.as_slice(), c.added.as_slice()) {
+                    (&[r], &[a]) => simd::update(part, &[net.row(r)], &[net.row(a)]),
+                    (&[r1, r2], &[a]) => {
+                        simd::update(part, &[net.row(r1), net.row(r2)], &[net.row(a)])
+                    }
+                    (&[r1, r2], &[a1, a2]) => simd::update(
+                        part,
+                        &[net.row(r1), net.row(r2)],
+                        &[net.row(a1), net.row(a2)],
+                    ),
+                    (removed, added) => {
+                        for &r in removed {
+                            simd::update(part, &[net.row(r)], &[]);
+                        }
+                        for &a in added {
+                            simd::update(part, &[], &[net.row(a)]);
+                        }
+                    }
+                }
+            }
+            self.computed[p] = true;
+        }
+    }
+
+    /// The network's score of `pos` computed from scratch (to check the
+    /// incremental one); 0 without a network.
+    pub fn evaluate_from_scratch<W: BitWord>(&self, pos: &Position<W>) -> i32 {
+        let (Some(net), Some(layout)) = (self.net, self.layout) else {
+            return 0;
+        };
+        let sums = |persp: Color| {
+            let mut acc = net.bias().to_vec();
+            for f in layout.active(pos, persp) {
+                simd::update(&mut acc, &[], &[net.row(f)]);
+            }
+            acc
+        };
+        let (us, them) = (sums(pos.side_to_move()), sums(pos.side_to_move().opp()));
+        net.output(&us, &them)
+    }
+}

@@ -1,0 +1,284 @@
+//! A quantized network and its file format.
+//!
+//! Shape: the features of each perspective feed one shared layer of `hidden`
+//! units (the accumulator); the side to move's units then the other side's,
+//! clipped to `[0, 1]`, feed one linear output, the score in units of
+//! `SCALE` centipawns.
+//!
+//! Integers: first-layer weights and biases are scaled by `QA`, output
+//! weights by `QB`, the output bias by `QA * QB`; so the output sum is the
+//! float network's output times `QA * QB`.
+//!
+//! File (little endian): the 64-byte header
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 0..4 | magic `KWNN` |
+//! | 4..8 | format version (1) |
+//! | 8..40 | variant name, ASCII, zero-padded |
+//! | 40..44 | inputs (must equal the variant's `Layout::inputs`) |
+//! | 44..48 | hidden units (a multiple of 16, at most 2048) |
+//! | 48..52, 52..56, 56..60 | `QA`, `QB`, `SCALE` (must equal this build's) |
+//! | 60..64 | FNV-1a 32 checksum of everything after the header |
+//!
+//! then `hidden` first-layer biases (i16), `inputs * hidden` first-layer
+//! weights, feature by feature (i16), `2 * hidden` output weights (i16), the
+//! output bias (i32).
+
+use super::features::Layout;
+use super::simd;
+use crate::variant::Variant;
+
+/// First-layer quantization: 1.0 is `QA`.
+pub const QA: i32 = 255;
+/// Output-weight quantization: 1.0 is `QB`.
+pub const QB: i32 = 64;
+/// Centipawns per unit of network output.
+pub const SCALE: i32 = 400;
+
+const MAGIC: &[u8; 4] = b"KWNN";
+const VERSION: u32 = 1;
+const HEADER: usize = 64;
+const MAX_HIDDEN: usize = 2048;
+
+/// A loaded network for one variant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    variant: String,
+    inputs: usize,
+    hidden: usize,
+    ft_bias: Vec<i16>,
+    ft_weights: Vec<i16>,
+    out_weights: Vec<i16>,
+    out_bias: i32,
+}
+
+fn fnv1a(bytes: &[u8]) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for &b in bytes {
+        h ^= b as u32;
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn i16s(b: &[u8]) -> Vec<i16> {
+    b.chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]))
+        .collect()
+}
+
+impl Network {
+    /// A network from its parts (the trainer's output, or tests').
+    pub fn new(
+        v: &Variant,
+        hidden: usize,
+        ft_bias: Vec<i16>,
+        ft_weights: Vec<i16>,
+        out_weights: Vec<i16>,
+        out_bias: i32,
+    ) -> Result<Network, String> {
+        let inputs = Layout::of(v).inputs();
+        if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
+            return Err(format!(
+                "{hidden} hidden units: must be a multiple of 16 up to {MAX_HIDDEN}"
+            ));
+        }
+        if ft_bias.len() != hidden
+            || ft_weights.len() != inputs * hidden
+            || out_weights.len() != 2 * hidden
+        {
+            return Err("layer sizes do not match the variant's inputs".into());
+        }
+        Ok(Network {
+            variant: v.name().to_string(),
+            inputs,
+            hidden,
+            ft_bias,
+            ft_weights,
+            out_weights,
+            out_bias,
+        })
+    }
+
+    /// The variant a network file's header names.
+    pub fn variant_of(b: &[u8]) -> Result<&'static Variant, String> {
+        if b.len() < HEADER || &b[0..4] != MAGIC {
+            return Err("not a Kawari network file (no KWNN header)".into());
+        }
+        let name_bytes = &b[8..40];
+        let end = name_bytes.iter().position(|&c| c == 0).unwrap_or(32);
+        let name = String::from_utf8_lossy(&name_bytes[..end]).to_string();
+        Variant::by_name(&name).ok_or_else(|| format!("a network for unknown variant '{name}'"))
+    }
+
+    /// Reads a network file for `v`; the error says what is wrong with it.
+    pub fn from_bytes(v: &Variant, b: &[u8]) -> Result<Network, String> {
+        if b.len() < HEADER || &b[0..4] != MAGIC {
+            return Err("not a Kawari network file (no KWNN header)".into());
+        }
+        let version = u32_at(b, 4);
+        if version != VERSION {
+            return Err(format!(
+                "network format version {version}, this build reads {VERSION}"
+            ));
+        }
+        let name_bytes = &b[8..40];
+        let end = name_bytes.iter().position(|&c| c == 0).unwrap_or(32);
+        let name = String::from_utf8_lossy(&name_bytes[..end]).to_string();
+        if !name.eq_ignore_ascii_case(v.name()) {
+            return Err(format!("a network for {name}, not {}", v.name()));
+        }
+        let inputs = u32_at(b, 40) as usize;
+        let hidden = u32_at(b, 44) as usize;
+        let expect = Layout::of(v).inputs();
+        if inputs != expect {
+            return Err(format!(
+                "{inputs} inputs, {} has {expect} in this build",
+                v.name()
+            ));
+        }
+        if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
+            return Err(format!("{hidden} hidden units"));
+        }
+        let (qa, qb, scale) = (u32_at(b, 48), u32_at(b, 52), u32_at(b, 56));
+        if (qa, qb, scale) != (QA as u32, QB as u32, SCALE as u32) {
+            return Err(format!(
+                "quantization {qa}/{qb}/{scale}, this build uses {QA}/{QB}/{SCALE}"
+            ));
+        }
+        let size = HEADER + 2 * hidden + 2 * inputs * hidden + 4 * hidden + 4;
+        if b.len() != size {
+            return Err(format!("{} bytes, the header says {size}", b.len()));
+        }
+        if fnv1a(&b[HEADER..]) != u32_at(b, 60) {
+            return Err("checksum mismatch: the file is damaged".into());
+        }
+        let mut at = HEADER;
+        let mut take = |n: usize| {
+            let s = &b[at..at + n];
+            at += n;
+            s
+        };
+        let ft_bias = i16s(take(2 * hidden));
+        let ft_weights = i16s(take(2 * inputs * hidden));
+        let out_weights = i16s(take(4 * hidden));
+        let out_bias = i32::from_le_bytes(take(4).try_into().expect("4 bytes"));
+        Network::new(v, hidden, ft_bias, ft_weights, out_weights, out_bias)
+    }
+
+    /// The file image of this network.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut payload = Vec::with_capacity(2 * self.ft_weights.len() + 8 * self.hidden + 4);
+        for x in self
+            .ft_bias
+            .iter()
+            .chain(&self.ft_weights)
+            .chain(&self.out_weights)
+        {
+            payload.extend_from_slice(&x.to_le_bytes());
+        }
+        payload.extend_from_slice(&self.out_bias.to_le_bytes());
+        let mut b = Vec::with_capacity(HEADER + payload.len());
+        b.extend_from_slice(MAGIC);
+        b.extend_from_slice(&VERSION.to_le_bytes());
+        let mut name = [0u8; 32];
+        let n = self.variant.len().min(32);
+        name[..n].copy_from_slice(&self.variant.as_bytes()[..n]);
+        b.extend_from_slice(&name);
+        for x in [
+            self.inputs as u32,
+            self.hidden as u32,
+            QA as u32,
+            QB as u32,
+            SCALE as u32,
+            fnv1a(&payload),
+        ] {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+        b.extend_from_slice(&payload);
+        b
+    }
+
+    /// A network with random weights of plausible size, for tests and
+    /// benchmarks of the machinery (it plays badly).
+    pub fn random(v: &Variant, hidden: usize, seed: u64) -> Network {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let inputs = Layout::of(v).inputs();
+        let mut r = |n: usize, lo: i16, hi: i16| -> Vec<i16> {
+            (0..n).map(|_| rng.gen_range(lo..=hi)).collect()
+        };
+        let bias = r(hidden, 0, 200);
+        let w = r(inputs * hidden, -60, 60);
+        let out = r(2 * hidden, -40, 40);
+        Network::new(v, hidden, bias, w, out, 1234).expect("valid sizes")
+    }
+
+    /// The variant it was trained for.
+    pub fn variant(&self) -> &str {
+        &self.variant
+    }
+
+    /// Hidden units per perspective.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// Number of inputs.
+    pub fn inputs(&self) -> usize {
+        self.inputs
+    }
+
+    /// The first-layer biases (an empty accumulator).
+    #[inline(always)]
+    pub fn bias(&self) -> &[i16] {
+        &self.ft_bias
+    }
+
+    /// The first-layer weights of feature `f`.
+    #[inline(always)]
+    pub fn row(&self, f: u16) -> &[i16] {
+        let at = f as usize * self.hidden;
+        &self.ft_weights[at..at + self.hidden]
+    }
+
+    /// The score in centipawns for the side whose accumulator is `us`.
+    #[inline]
+    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+        let (wu, wt) = self.out_weights.split_at(self.hidden);
+        let sum = simd::dot_clipped(us, wu) as i64
+            + simd::dot_clipped(them, wt) as i64
+            + self.out_bias as i64;
+        (sum * SCALE as i64 / (QA * QB) as i64) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_round_trip_and_bad_files_are_refused() {
+        let v = Variant::by_name("judkins").unwrap();
+        let net = Network::random(v, 32, 1);
+        let bytes = net.to_bytes();
+        assert_eq!(Network::from_bytes(v, &bytes).unwrap(), net);
+        let shogi = Variant::by_name("shogi").unwrap();
+        let e = Network::from_bytes(shogi, &bytes).unwrap_err();
+        assert!(e.contains("judkins"), "{e}");
+        let mut bad = bytes.clone();
+        *bad.last_mut().unwrap() ^= 1;
+        assert!(Network::from_bytes(v, &bad).unwrap_err().contains("checksum"));
+        assert!(Network::from_bytes(v, &bytes[..bytes.len() - 2])
+            .unwrap_err()
+            .contains("bytes"));
+        assert!(Network::from_bytes(v, b"hello")
+            .unwrap_err()
+            .contains("KWNN"));
+    }
+}

@@ -1,0 +1,492 @@
+//! Fits a network to `kawari datagen` records (`kawari train`).
+//!
+//! The float network is the quantized one's shape: `acc = b1 + sum W1[f]` per
+//! perspective, `h = clamp(acc, 0, 1)`, `y = b2 + w2 . (h_us, h_them)`, the
+//! score `y * SCALE` centipawns. The loss is the squared error of win
+//! probabilities, `sigmoid(score / K)` against a blend of the search's score
+//! and the game's result (`lambda` 1 is the score alone); `K` is fitted to the
+//! data first. Optimizer: Adam on whole batches, learning rate decayed by a
+//! cosine to a twentieth. Games whose index is a multiple of `holdout` are
+//! held out and their loss is reported every epoch.
+//!
+//! A run is reproducible from its seed for the same data and thread count
+//! (threads sum their gradients in a fixed order).
+
+use super::features::{Features, Layout};
+use super::network::{Network, QA, QB, SCALE};
+use crate::datagen::record::{decode, RECORD_BYTES};
+use crate::position::Position;
+use crate::variant::Variant;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use std::io::Read;
+use std::path::PathBuf;
+
+/// What to train.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The variant; records of other variants are skipped.
+    pub variant: &'static Variant,
+    /// Datagen files.
+    pub data: Vec<PathBuf>,
+    /// Hidden units per perspective (a multiple of 16).
+    pub hidden: usize,
+    /// Passes over the training positions.
+    pub epochs: u32,
+    /// Positions per step.
+    pub batch: usize,
+    /// Adam's initial learning rate.
+    pub lr: f32,
+    /// Weight of the search score in the target (the rest is the result).
+    pub lambda: f32,
+    /// Seed of the initial weights and the shuffles.
+    pub seed: u64,
+    /// Threads computing gradients.
+    pub threads: usize,
+    /// Games with an index divisible by this are held out.
+    pub holdout: u32,
+    /// Use at most this many positions (0: all).
+    pub max_positions: usize,
+}
+
+/// What a run measured.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Training and held-out positions.
+    pub train_positions: usize,
+    /// Held-out positions.
+    pub holdout_positions: usize,
+    /// The fitted win-probability scale `K` (centipawns).
+    pub k: f32,
+    /// Held-out loss of the data's own search scores (what a network that
+    /// reproduced the search exactly would score against the blended target).
+    pub holdout_loss_of_scores: f64,
+    /// Held-out loss after each epoch, float network.
+    pub holdout_loss: Vec<f64>,
+    /// Held-out loss of the quantized network.
+    pub holdout_loss_quantized: f64,
+}
+
+/// Training positions: the side to move's features (the other side's are
+/// their flips), the search score and the result.
+struct Samples {
+    features: Vec<u16>,
+    offsets: Vec<u32>,
+    score: Vec<f32>,
+    result: Vec<f32>,
+}
+
+impl Samples {
+    fn new() -> Samples {
+        Samples {
+            features: Vec::new(),
+            offsets: vec![0],
+            score: Vec::new(),
+            result: Vec::new(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.score.len()
+    }
+
+    fn push(&mut self, f: &Features, score: f32, result: f32) {
+        self.features.extend_from_slice(f);
+        self.offsets.push(self.features.len() as u32);
+        self.score.push(score);
+        self.result.push(result);
+    }
+
+    fn features(&self, i: usize) -> &[u16] {
+        &self.features[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+}
+
+/// Reads the records of `cfg.variant`; (training, held-out).
+fn load(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Samples, Samples), String> {
+    let layout = Layout::of(cfg.variant);
+    let (mut train, mut held) = (Samples::new(), Samples::new());
+    let mut buf = [0u8; RECORD_BYTES];
+    for path in &cfg.data {
+        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut r = std::io::BufReader::with_capacity(1 << 20, file);
+        loop {
+            match r.read_exact(&mut buf) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+                Err(e) => return Err(format!("{}: {e}", path.display())),
+            }
+            let rec = decode(&buf).ok_or_else(|| format!("{}: not a datagen file", path.display()))?;
+            if rec.variant.name() != cfg.variant.name() {
+                continue;
+            }
+            let pos = Position::<u128>::from_sfen(rec.variant, &rec.sfen)
+                .map_err(|e| format!("{}: bad record {}: {e:?}", path.display(), rec.sfen))?;
+            let f = layout.active(&pos, pos.side_to_move());
+            let result = (rec.result as f32 + 1.0) / 2.0;
+            let into = if cfg.holdout > 0 && rec.game % cfg.holdout == 0 {
+                &mut held
+            } else {
+                &mut train
+            };
+            into.push(&f, rec.score as f32, result);
+            if cfg.max_positions > 0 && train.len() + held.len() >= cfg.max_positions {
+                break;
+            }
+            if (train.len() + held.len()) % 500_000 == 0 {
+                progress(&format!("read {} positions", train.len() + held.len()));
+            }
+        }
+    }
+    Ok((train, held))
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The `K` that makes `sigmoid(score / K)` the best predictor of results.
+fn fit_k(s: &Samples) -> f32 {
+    let err = |k: f32| -> f64 {
+        (0..s.len())
+            .map(|i| {
+                let d = sigmoid(s.score[i] / k) - s.result[i];
+                (d * d) as f64
+            })
+            .sum()
+    };
+    // Golden-section search over a wide range.
+    let (mut lo, mut hi) = (30.0f32, 3000.0f32);
+    let g = 0.618_034f32;
+    for _ in 0..60 {
+        let a = hi - g * (hi - lo);
+        let b = lo + g * (hi - lo);
+        if err(a) < err(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Float weights.
+#[derive(Clone)]
+struct Params {
+    hidden: usize,
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+}
+
+/// Limits that keep the quantized sums inside their integers: a row is at
+/// most 505 as i16, and 40-odd rows stay below 32767; the output sum is at
+/// most 255 * 1024 * 4096 < 2^31.
+const W1_LIMIT: f32 = 1.98;
+const W2_LIMIT: f32 = 16.0;
+
+impl Params {
+    fn new(inputs: usize, hidden: usize, rng: &mut impl Rng) -> Params {
+        let s1 = 0.5 / (30f32).sqrt();
+        let s2 = 1.0 / ((2 * hidden) as f32).sqrt();
+        Params {
+            hidden,
+            w1: (0..inputs * hidden).map(|_| rng.gen_range(-s1..s1)).collect(),
+            b1: (0..hidden).map(|_| rng.gen_range(0.0..0.5)).collect(),
+            w2: (0..2 * hidden).map(|_| rng.gen_range(-s2..s2)).collect(),
+            b2: 0.0,
+        }
+    }
+
+    fn zeros_like(p: &Params) -> Params {
+        Params {
+            hidden: p.hidden,
+            w1: vec![0.0; p.w1.len()],
+            b1: vec![0.0; p.b1.len()],
+            w2: vec![0.0; p.w2.len()],
+            b2: 0.0,
+        }
+    }
+
+    fn accumulate(&self, f: &[u16], flip: &[u16], other: bool, acc: &mut [f32]) {
+        let h = self.hidden;
+        acc.copy_from_slice(&self.b1);
+        for &x in f {
+            let x = if other { flip[x as usize] } else { x } as usize;
+            for (a, w) in acc.iter_mut().zip(&self.w1[x * h..(x + 1) * h]) {
+                *a += w;
+            }
+        }
+    }
+
+    /// Output (network units) for sample features `f`.
+    fn forward(&self, f: &[u16], flip: &[u16], us: &mut [f32], them: &mut [f32]) -> f32 {
+        self.accumulate(f, flip, false, us);
+        self.accumulate(f, flip, true, them);
+        let h = self.hidden;
+        let mut y = self.b2;
+        for i in 0..h {
+            y += us[i].clamp(0.0, 1.0) * self.w2[i] + them[i].clamp(0.0, 1.0) * self.w2[h + i];
+        }
+        y
+    }
+
+    fn quantize(&self, v: &Variant) -> Network {
+        let q = |x: f32, s: i32| (x * s as f32).round() as i16;
+        Network::new(
+            v,
+            self.hidden,
+            self.b1.iter().map(|&x| q(x, QA)).collect(),
+            self.w1.iter().map(|&x| q(x, QA)).collect(),
+            self.w2.iter().map(|&x| q(x, QB)).collect(),
+            (self.b2 * (QA * QB) as f32).round() as i32,
+        )
+        .expect("trained sizes are valid")
+    }
+}
+
+/// The blended target of sample `i`.
+fn target(s: &Samples, i: usize, k: f32, lambda: f32) -> f32 {
+    lambda * sigmoid(s.score[i] / k) + (1.0 - lambda) * s.result[i]
+}
+
+/// Loss and gradient of samples `idx` into `g` (summed, not averaged).
+fn gradient(
+    p: &Params,
+    s: &Samples,
+    idx: &[u32],
+    flip: &[u16],
+    k: f32,
+    lambda: f32,
+    g: &mut Params,
+) -> f64 {
+    let h = p.hidden;
+    let (mut us, mut them) = (vec![0f32; h], vec![0f32; h]);
+    let mut da = vec![0f32; h];
+    let mut loss = 0f64;
+    let c = SCALE as f32 / k;
+    for &i in idx {
+        let i = i as usize;
+        let f = s.features(i);
+        let y = p.forward(f, flip, &mut us, &mut them);
+        let prob = sigmoid(y * c);
+        let t = target(s, i, k, lambda);
+        loss += ((prob - t) * (prob - t)) as f64;
+        let dy = 2.0 * (prob - t) * prob * (1.0 - prob) * c;
+        g.b2 += dy;
+        for (side, acc) in [(0usize, &us), (1, &them)] {
+            let w2 = &p.w2[side * h..(side + 1) * h];
+            let gw2 = &mut g.w2[side * h..(side + 1) * h];
+            for j in 0..h {
+                let a = acc[j];
+                gw2[j] += dy * a.clamp(0.0, 1.0);
+                da[j] = if a > 0.0 && a < 1.0 { dy * w2[j] } else { 0.0 };
+            }
+            for (gb, d) in g.b1.iter_mut().zip(&da) {
+                *gb += d;
+            }
+            for &x in f {
+                let x = if side == 1 { flip[x as usize] } else { x } as usize;
+                for (gw, d) in g.w1[x * h..(x + 1) * h].iter_mut().zip(&da) {
+                    *gw += d;
+                }
+            }
+        }
+    }
+    loss
+}
+
+/// Mean loss of the float network over `s`.
+fn mean_loss(p: &Params, s: &Samples, flip: &[u16], k: f32, lambda: f32) -> f64 {
+    let h = p.hidden;
+    let (mut us, mut them) = (vec![0f32; h], vec![0f32; h]);
+    let c = SCALE as f32 / k;
+    let total: f64 = (0..s.len())
+        .map(|i| {
+            let y = p.forward(s.features(i), flip, &mut us, &mut them);
+            let d = sigmoid(y * c) - target(s, i, k, lambda);
+            (d * d) as f64
+        })
+        .sum();
+    total / s.len().max(1) as f64
+}
+
+/// Mean loss of the quantized network over `s`.
+fn mean_loss_quantized(net: &Network, s: &Samples, flip: &[u16], k: f32, lambda: f32) -> f64 {
+    let h = net.hidden();
+    let (mut us, mut them) = (vec![0i16; h], vec![0i16; h]);
+    let total: f64 = (0..s.len())
+        .map(|i| {
+            for (acc, other) in [(&mut us, false), (&mut them, true)] {
+                acc.copy_from_slice(net.bias());
+                for &x in s.features(i) {
+                    let x = if other { flip[x as usize] } else { x };
+                    for (a, w) in acc.iter_mut().zip(net.row(x)) {
+                        *a = a.wrapping_add(*w);
+                    }
+                }
+            }
+            let cp = net.output(&us, &them) as f32;
+            let d = sigmoid(cp / k) - target(s, i, k, lambda);
+            (d * d) as f64
+        })
+        .sum();
+    total / s.len().max(1) as f64
+}
+
+struct Adam {
+    m: Params,
+    v: Params,
+    t: i32,
+}
+
+impl Adam {
+    fn step(&mut self, p: &mut Params, g: &Params, lr: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        const EPS: f32 = 1e-8;
+        self.t += 1;
+        let c1 = 1.0 - B1.powi(self.t);
+        let c2 = 1.0 - B2.powi(self.t);
+        let upd = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32, limit: f32| {
+            *m = B1 * *m + (1.0 - B1) * g;
+            *v = B2 * *v + (1.0 - B2) * g * g;
+            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + EPS);
+            *w = w.clamp(-limit, limit);
+        };
+        for i in 0..p.w1.len() {
+            upd(&mut p.w1[i], g.w1[i], &mut self.m.w1[i], &mut self.v.w1[i], W1_LIMIT);
+        }
+        for i in 0..p.b1.len() {
+            upd(&mut p.b1[i], g.b1[i], &mut self.m.b1[i], &mut self.v.b1[i], W1_LIMIT);
+        }
+        for i in 0..p.w2.len() {
+            upd(&mut p.w2[i], g.w2[i], &mut self.m.w2[i], &mut self.v.w2[i], W2_LIMIT);
+        }
+        upd(&mut p.b2, g.b2, &mut self.m.b2, &mut self.v.b2, 1000.0);
+    }
+}
+
+/// Trains a network; `progress` gets a line per epoch.
+pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Report), String> {
+    if cfg.hidden == 0 || !cfg.hidden.is_multiple_of(16) {
+        return Err(format!("--hidden {}: a multiple of 16", cfg.hidden));
+    }
+    let (train, held) = load(cfg, progress)?;
+    if train.len() == 0 {
+        return Err(format!("no {} positions in the data", cfg.variant.name()));
+    }
+    let layout = Layout::of(cfg.variant);
+    let flip: Vec<u16> = (0..layout.inputs() as u16).map(|f| layout.flip(f)).collect();
+    let k = fit_k(&train);
+    let scores_loss = if held.len() > 0 {
+        (0..held.len())
+            .map(|i| {
+                let d = sigmoid(held.score[i] / k) - target(&held, i, k, cfg.lambda);
+                (d * d) as f64
+            })
+            .sum::<f64>()
+            / held.len() as f64
+    } else {
+        0.0
+    };
+    progress(&format!(
+        "{} training, {} held-out positions; K = {k:.0}",
+        train.len(),
+        held.len()
+    ));
+    let mut rng = rand::rngs::StdRng::seed_from_u64(cfg.seed);
+    let mut p = Params::new(layout.inputs(), cfg.hidden, &mut rng);
+    let mut adam = Adam {
+        m: Params::zeros_like(&p),
+        v: Params::zeros_like(&p),
+        t: 0,
+    };
+    let threads = cfg.threads.max(1);
+    let mut grads: Vec<Params> = (0..threads).map(|_| Params::zeros_like(&p)).collect();
+    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    let batch = cfg.batch.max(1);
+    let steps_per_epoch = train.len().div_ceil(batch);
+    let total_steps = (steps_per_epoch * cfg.epochs as usize).max(1);
+    let mut holdout_loss = Vec::new();
+    let mut step = 0usize;
+    for epoch in 0..cfg.epochs {
+        order.shuffle(&mut rng);
+        let mut train_loss = 0f64;
+        for chunk in order.chunks(batch) {
+            let progress_frac = step as f32 / total_steps as f32;
+            let lr = cfg.lr * (0.05 + 0.95 * 0.5 * (1.0 + (std::f32::consts::PI * progress_frac).cos()));
+            let per = chunk.len().div_ceil(threads);
+            let losses: Vec<f64> = std::thread::scope(|s| {
+                let handles: Vec<_> = grads
+                    .iter_mut()
+                    .zip(chunk.chunks(per))
+                    .map(|(g, idx)| {
+                        let (p, train, flip) = (&p, &train, &flip);
+                        s.spawn(move || {
+                            g.w1.iter_mut().for_each(|x| *x = 0.0);
+                            g.b1.iter_mut().for_each(|x| *x = 0.0);
+                            g.w2.iter_mut().for_each(|x| *x = 0.0);
+                            g.b2 = 0.0;
+                            gradient(p, train, idx, flip, k, cfg.lambda, g)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or(f64::NAN))
+                    .collect()
+            });
+            train_loss += losses.iter().sum::<f64>();
+            // Only the first `used` gradients were computed for this batch.
+            let used = chunk.len().div_ceil(per);
+            let (first, rest) = grads.split_at_mut(1);
+            let g = &mut first[0];
+            for other in &rest[..used - 1] {
+                for (a, b) in g.w1.iter_mut().zip(&other.w1) {
+                    *a += b;
+                }
+                for (a, b) in g.b1.iter_mut().zip(&other.b1) {
+                    *a += b;
+                }
+                for (a, b) in g.w2.iter_mut().zip(&other.w2) {
+                    *a += b;
+                }
+                g.b2 += other.b2;
+            }
+            let n = chunk.len() as f32;
+            g.w1.iter_mut().for_each(|x| *x /= n);
+            g.b1.iter_mut().for_each(|x| *x /= n);
+            g.w2.iter_mut().for_each(|x| *x /= n);
+            g.b2 /= n;
+            adam.step(&mut p, g, lr);
+            step += 1;
+        }
+        if train_loss.is_nan() {
+            return Err("a training thread failed".into());
+        }
+        let hl = mean_loss(&p, &held, &flip, k, cfg.lambda);
+        holdout_loss.push(hl);
+        progress(&format!(
+            "epoch {}/{}: train loss {:.6}, held-out loss {:.6}",
+            epoch + 1,
+            cfg.epochs,
+            train_loss / train.len() as f64,
+            hl
+        ));
+    }
+    let net = p.quantize(cfg.variant);
+    let quantized = mean_loss_quantized(&net, &held, &flip, k, cfg.lambda);
+    Ok((
+        net,
+        Report {
+            train_positions: train.len(),
+            holdout_positions: held.len(),
+            k,
+            holdout_loss_of_scores: scores_loss,
+            holdout_loss,
+            holdout_loss_quantized: quantized,
+        },
+    ))
+}
