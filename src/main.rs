@@ -45,6 +45,8 @@ DATAGEN OPTIONS:
     --seed <n>          game i is played from seed + i (default 1)
     --threads <n>       playing threads (default: the CPUs there are)
     --hash <MB>         hash table per thread (default 16)
+    --eval-file <file>  play with this network (default: the built-in one)
+    --hand-made true    play with the hand-made evaluation
 
 TRAIN OPTIONS:
     --variant <name>    the variant (default {default})
@@ -133,6 +135,7 @@ fn run_datagen(args: &[String]) -> Result<(), String> {
         threads,
         hash_mb: 16,
         out: std::path::PathBuf::new(),
+        eval: kawari::nnue::EvalChoice::Default,
     };
     let mut games = None;
     let mut it = args.iter();
@@ -158,6 +161,17 @@ fn run_datagen(args: &[String]) -> Result<(), String> {
             "--seed" => cfg.seed = num(0, u64::MAX)?,
             "--threads" => cfg.threads = num(1, 1024)? as usize,
             "--hash" => cfg.hash_mb = num(1, 65536)? as usize,
+            "--eval-file" => {
+                let net = kawari::nnue::load_file(std::path::Path::new(value))?;
+                cfg.eval = kawari::nnue::EvalChoice::Network(net);
+            }
+            "--hand-made" => {
+                cfg.eval = match value.as_str() {
+                    "true" => kawari::nnue::EvalChoice::HandMade,
+                    "false" => kawari::nnue::EvalChoice::Default,
+                    _ => return Err(format!("bad --hand-made '{value}' (true or false)")),
+                }
+            }
             other => return Err(format!("unknown option '{other}'")),
         }
     }

@@ -11,6 +11,7 @@
 pub mod record;
 
 use crate::core::BitWord;
+use crate::nnue::EvalChoice;
 use crate::position::{GameEnd, Position};
 use crate::search::TranspositionTable;
 use crate::search::{Decision, Info, Limits, Score, Search, SearchOptions, Signals};
@@ -50,6 +51,8 @@ pub struct Config {
     pub hash_mb: usize,
     /// The output file (appended to).
     pub out: PathBuf,
+    /// The evaluation the searches use.
+    pub eval: EvalChoice,
 }
 
 /// What a run did.
@@ -160,6 +163,7 @@ fn play<W: BitWord>(cfg: &Config, game: u32) -> Vec<u8> {
     let tt = TranspositionTable::new(cfg.hash_mb);
     let opts = SearchOptions {
         declaration: false,
+        eval: cfg.eval,
         ..SearchOptions::default()
     };
     let limits = Limits {
@@ -234,6 +238,7 @@ mod tests {
             threads: 2,
             hash_mb: 1,
             out: out.clone(),
+            eval: EvalChoice::Default,
         };
         let s = run(&cfg, &mut |_| {}).unwrap();
         assert_eq!((s.games, s.resumed_after), (2, 0));

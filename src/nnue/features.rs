@@ -132,7 +132,8 @@ impl Layout {
         c.removed.push(self.board(persp, us, k, from));
         let captured = pos.piece_at(to);
         if captured.is_some() {
-            c.removed.push(self.board(persp, us.opp(), captured.kind(), to));
+            c.removed
+                .push(self.board(persp, us.opp(), captured.kind(), to));
             if self.hand_kinds > 0 {
                 let base = v.kind(captured.kind()).base;
                 if let Some(h) = self.hand(persp, us, base, pos.hand(us).count(base)) {
@@ -183,7 +184,9 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                let capture = moves.iter().find(|m| !m.is_drop() && pos.piece_at(m.to()).is_some());
+                let capture = moves
+                    .iter()
+                    .find(|m| !m.is_drop() && pos.piece_at(m.to()).is_some());
                 pos.do_move(*capture.unwrap_or(&moves[(i * 7) % moves.len()]));
             }
             for persp in Color::ALL {

@@ -170,9 +170,14 @@ mod tests {
             };
             let tt = TranspositionTable::new(1);
             let mut depth = 0;
-            search.run(&mut pos, &limits, &opts, &tt, &Signals::default(), &mut |i| {
-                depth = i.depth
-            });
+            search.run(
+                &mut pos,
+                &limits,
+                &opts,
+                &tt,
+                &Signals::default(),
+                &mut |i| depth = i.depth,
+            );
             assert!(depth >= 3, "{name} {sfen}");
         }
     }

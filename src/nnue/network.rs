@@ -273,7 +273,9 @@ mod tests {
         assert!(e.contains("judkins"), "{e}");
         let mut bad = bytes.clone();
         *bad.last_mut().unwrap() ^= 1;
-        assert!(Network::from_bytes(v, &bad).unwrap_err().contains("checksum"));
+        assert!(Network::from_bytes(v, &bad)
+            .unwrap_err()
+            .contains("checksum"));
         assert!(Network::from_bytes(v, &bytes[..bytes.len() - 2])
             .unwrap_err()
             .contains("bytes"));

@@ -116,7 +116,8 @@ fn load(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Samples, Sample
                 Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
                 Err(e) => return Err(format!("{}: {e}", path.display())),
             }
-            let rec = decode(&buf).ok_or_else(|| format!("{}: not a datagen file", path.display()))?;
+            let rec =
+                decode(&buf).ok_or_else(|| format!("{}: not a datagen file", path.display()))?;
             if rec.variant.name() != cfg.variant.name() {
                 continue;
             }
@@ -192,7 +193,9 @@ impl Params {
         let s2 = 1.0 / ((2 * hidden) as f32).sqrt();
         Params {
             hidden,
-            w1: (0..inputs * hidden).map(|_| rng.gen_range(-s1..s1)).collect(),
+            w1: (0..inputs * hidden)
+                .map(|_| rng.gen_range(-s1..s1))
+                .collect(),
             b1: (0..hidden).map(|_| rng.gen_range(0.0..0.5)).collect(),
             w2: (0..2 * hidden).map(|_| rng.gen_range(-s2..s2)).collect(),
             b2: 0.0,
@@ -356,13 +359,31 @@ impl Adam {
             *w = w.clamp(-limit, limit);
         };
         for i in 0..p.w1.len() {
-            upd(&mut p.w1[i], g.w1[i], &mut self.m.w1[i], &mut self.v.w1[i], W1_LIMIT);
+            upd(
+                &mut p.w1[i],
+                g.w1[i],
+                &mut self.m.w1[i],
+                &mut self.v.w1[i],
+                W1_LIMIT,
+            );
         }
         for i in 0..p.b1.len() {
-            upd(&mut p.b1[i], g.b1[i], &mut self.m.b1[i], &mut self.v.b1[i], W1_LIMIT);
+            upd(
+                &mut p.b1[i],
+                g.b1[i],
+                &mut self.m.b1[i],
+                &mut self.v.b1[i],
+                W1_LIMIT,
+            );
         }
         for i in 0..p.w2.len() {
-            upd(&mut p.w2[i], g.w2[i], &mut self.m.w2[i], &mut self.v.w2[i], W2_LIMIT);
+            upd(
+                &mut p.w2[i],
+                g.w2[i],
+                &mut self.m.w2[i],
+                &mut self.v.w2[i],
+                W2_LIMIT,
+            );
         }
         upd(&mut p.b2, g.b2, &mut self.m.b2, &mut self.v.b2, 1000.0);
     }
@@ -378,7 +399,9 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
         return Err(format!("no {} positions in the data", cfg.variant.name()));
     }
     let layout = Layout::of(cfg.variant);
-    let flip: Vec<u16> = (0..layout.inputs() as u16).map(|f| layout.flip(f)).collect();
+    let flip: Vec<u16> = (0..layout.inputs() as u16)
+        .map(|f| layout.flip(f))
+        .collect();
     let k = fit_k(&train);
     let scores_loss = if held.len() > 0 {
         (0..held.len())
@@ -416,7 +439,8 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
         let mut train_loss = 0f64;
         for chunk in order.chunks(batch) {
             let progress_frac = step as f32 / total_steps as f32;
-            let lr = cfg.lr * (0.05 + 0.95 * 0.5 * (1.0 + (std::f32::consts::PI * progress_frac).cos()));
+            let lr =
+                cfg.lr * (0.05 + 0.95 * 0.5 * (1.0 + (std::f32::consts::PI * progress_frac).cos()));
             let per = chunk.len().div_ceil(threads);
             let losses: Vec<f64> = std::thread::scope(|s| {
                 let handles: Vec<_> = grads

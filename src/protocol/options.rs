@@ -12,7 +12,11 @@ use std::fmt;
 #[derive(Clone, Debug)]
 enum Type {
     Check(bool),
-    Spin { default: i64, min: i64, max: i64 },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
     Combo(&'static str, Vec<&'static str>),
     Button,
     /// A string (a path); `<empty>`-style placeholder default.

@@ -500,7 +500,12 @@ impl Worker {
             Some(v) => {
                 if self.verify_evaluation {
                     let scratch = self.acc.evaluate_from_scratch(pos);
-                    assert_eq!(v, scratch, "incremental network evaluation differs: {}", pos.to_sfen());
+                    assert_eq!(
+                        v,
+                        scratch,
+                        "incremental network evaluation differs: {}",
+                        pos.to_sfen()
+                    );
                 }
                 v
             }
