@@ -54,8 +54,10 @@ pub fn evaluate<W: crate::core::BitWord>(
 
 /// Networks loaded from files, kept for the life of the process (a search
 /// holds `&'static` references); loading the same file again reuses it.
-static LOADED: Lazy<std::sync::Mutex<Vec<(Vec<u8>, &'static Network)>>> =
-    Lazy::new(Default::default);
+static LOADED: Lazy<std::sync::Mutex<Vec<LoadedFile>>> = Lazy::new(Default::default);
+
+/// A network file's bytes and the network read from them.
+type LoadedFile = (Vec<u8>, &'static Network);
 
 /// Loads a network file (`EvalFile`); its header names its variant.
 pub fn load_file(path: &std::path::Path) -> Result<&'static Network, String> {
