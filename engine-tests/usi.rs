@@ -117,6 +117,8 @@ fn handshake_lists_every_option() {
         "NetworkDelay type spin",
         "EnteringKingRule type combo default CSARule27 var NoEnteringKing var CSARule27",
         "Clear_Hash type button",
+        "UseNNUE type check default true",
+        "EvalFile type string default <built-in>",
     ] {
         let want = format!("option name {name}");
         assert!(
@@ -162,6 +164,10 @@ fn every_option_is_accepted() {
         "setoption name EnteringKingRule value NoEnteringKing",
         "setoption name EnteringKingRule value CSARule27",
         "setoption name Clear_Hash",
+        "setoption name UseNNUE value false",
+        "setoption name Use NNUE value true",
+        "setoption name EvalFile value <built-in>",
+        "setoption name EvalFile value",
         "usinewgame",
         "stop",
         "gameover",
@@ -172,6 +178,98 @@ fn every_option_is_accepted() {
         silent(&mut e, line);
     }
     e.quit();
+}
+
+/// `EvalFile` loads a network for the variant in its header, `eval` shows
+/// what is in use, `UseNNUE false` goes back to the hand-made evaluation,
+/// and bad files are refused with the old setting kept.
+#[test]
+fn network_files_are_loaded_used_and_refused() {
+    use kawari::nnue::Network;
+    let dir = std::env::temp_dir().join(format!("kawari-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let judkins = Variant::by_name("judkins").unwrap();
+    let good = dir.join("judkins.nnue");
+    std::fs::write(&good, Network::random(judkins, 32, 5).to_bytes()).unwrap();
+    let damaged = dir.join("damaged.nnue");
+    let mut bytes = Network::random(judkins, 32, 5).to_bytes();
+    bytes[100] ^= 0x40;
+    std::fs::write(&damaged, bytes).unwrap();
+    let not_a_net = dir.join("text.nnue");
+    std::fs::write(&not_a_net, "hello").unwrap();
+
+    let mut e = UsiProcess::start();
+    let eval_lines = |e: &mut UsiProcess| {
+        e.send("eval");
+        let (mut lines, last) = e.until(SECS5, |l| l.starts_with("info string eval "));
+        lines.push(last);
+        e.sync();
+        lines
+    };
+    silent(&mut e, "setoption name USI_Variant value judkins");
+    silent(
+        &mut e,
+        &format!("setoption name EvalFile value {}", good.display()),
+    );
+    silent(&mut e, "position startpos moves 2f3e");
+    let lines = eval_lines(&mut e);
+    let net_line = lines
+        .iter()
+        .find(|l| l.starts_with("info string network judkins"))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    let net_value = net_line
+        .rsplit(": ")
+        .next()
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!("info string eval {net_value}"),
+        "{lines:?}"
+    );
+    // A search with it works.
+    e.send("go depth 6");
+    let m = e.bestmove(SECS5);
+    assert!(legal_moves("judkins", None, &["2f3e"]).contains(&m), "{m}");
+    for bad in [&damaged, &not_a_net, &dir.join("missing.nnue")] {
+        one_error(
+            &mut e,
+            &format!("setoption name EvalFile value {}", bad.display()),
+        );
+    }
+    // The good network is still in use.
+    assert!(eval_lines(&mut e).iter().any(|l| l == net_line));
+    silent(&mut e, "setoption name UseNNUE value false");
+    let lines = eval_lines(&mut e);
+    assert!(
+        lines.iter().any(|l| l.contains("network: none")),
+        "{lines:?}"
+    );
+    let hand_made = lines
+        .iter()
+        .find(|l| l.starts_with("info string hand-made evaluation "))
+        .unwrap()
+        .split(' ')
+        .nth(4)
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!("info string eval {hand_made}")
+    );
+    silent(&mut e, "setoption name UseNNUE value true");
+    silent(&mut e, "setoption name EvalFile value <built-in>");
+    // A network for another variant is kept for that variant only.
+    silent(
+        &mut e,
+        &format!("setoption name EvalFile value {}", good.display()),
+    );
+    silent(&mut e, "setoption name USI_Variant value shogi");
+    assert!(!eval_lines(&mut e).iter().any(|l| l == net_line));
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// shogiarena's default setup, and one process kept across games.

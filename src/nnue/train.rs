@@ -514,3 +514,65 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
         },
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::EvalChoice;
+
+    #[test]
+    fn training_is_reproducible_and_learns() {
+        let dir = std::env::temp_dir().join(format!("kawari-train-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("judkins.bin");
+        let _ = std::fs::remove_file(&data);
+        let v = Variant::by_name("judkins").unwrap();
+        crate::datagen::run(
+            &crate::datagen::Config {
+                variant: v,
+                games: 40,
+                nodes: 400,
+                random_plies: 6,
+                max_plies: 200,
+                seed: 3,
+                threads: 2,
+                hash_mb: 1,
+                out: data.clone(),
+                eval: EvalChoice::HandMade,
+            },
+            &mut |_| {},
+        )
+        .unwrap();
+        let cfg = Config {
+            variant: v,
+            data: vec![data],
+            hidden: 16,
+            epochs: 4,
+            batch: 64,
+            lr: 0.003,
+            lambda: 0.75,
+            seed: 9,
+            threads: 2,
+            holdout: 5,
+            max_positions: 0,
+        };
+        let (a, ra) = run(&cfg, &mut |_| {}).unwrap();
+        let (b, _) = run(&cfg, &mut |_| {}).unwrap();
+        assert_eq!(a, b, "same seed, same network");
+        assert!(
+            ra.holdout_positions > 20 && ra.train_positions > 100,
+            "{ra:?}"
+        );
+        // Held-out loss falls, and quantization changes it little.
+        let first = ra.holdout_loss[0];
+        let last = *ra.holdout_loss.last().unwrap();
+        assert!(last < first, "{ra:?}");
+        assert!(
+            (ra.holdout_loss_quantized - last).abs() < 0.1 * last,
+            "{ra:?}"
+        );
+        let (c, _) = run(&Config { seed: 10, ..cfg }, &mut |_| {}).unwrap();
+        assert_ne!(a, c, "another seed, another network");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
