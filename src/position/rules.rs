@@ -111,8 +111,14 @@ impl<W: BitWord> Position<W> {
     /// besides the king (which wins at once); cheap when there is none.
     pub fn baring_capture(&mut self) -> Option<Move> {
         let target = self.lone_piece(self.side.opp())?;
-        for m in self.legal_moves() {
-            if !m.is_drop() && m.to() == target {
+        // Only the attackers of that piece can take it.
+        let attackers = self.attackers_to(target, self.side, self.occupied());
+        for from in attackers {
+            for promote in [false, true] {
+                let m = Move::normal(from, target, promote);
+                if !self.is_legal(m) {
+                    continue;
+                }
                 self.do_move(m);
                 let won = self.bare_king_loss();
                 self.undo_move();

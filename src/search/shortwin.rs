@@ -14,7 +14,8 @@
 
 use super::SearchOptions;
 use crate::core::BitWord;
-use crate::position::{Move, Position, Repetition};
+use crate::position::{Move, Position, Repetition, MAX_MOVES};
+use arrayvec::ArrayVec;
 
 /// What a bounded proof attempt found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,23 +120,32 @@ impl<'o> ShortWin<'o> {
         if n < 3 {
             return None;
         }
-        let mut moves = pos.legal_moves();
+        let moves = pos.legal_moves();
         // At the root the game search's order; below, the move that won at
         // this ply before, then checks and captures: a win usually starts
-        // with one. Ordering only: every move is tried.
+        // with one. Ordering only: every move is tried. Keys are computed
+        // once per move (a sort's key function runs n log n times).
         let disc = pos.discoverers();
         let killer = self.killers.get(ply).copied().unwrap_or(Move::NONE);
         let root_order = if ply == 0 { self.root_order } else { &[] };
-        moves.sort_by_key(|&m| {
-            let rank = root_order
-                .iter()
-                .position(|&r| r == m)
-                .unwrap_or(usize::MAX);
-            let check = pos.gives_check(disc, m);
-            let capture = !m.is_drop() && pos.piece_at(m.to()).is_some();
-            (rank, m != killer, !check, !capture)
-        });
-        for m in moves {
+        let mut keyed: ArrayVec<(u64, Move), MAX_MOVES> = moves
+            .iter()
+            .map(|&m| {
+                let rank = root_order
+                    .iter()
+                    .position(|&r| r == m)
+                    .map_or(u32::MAX as u64, |r| r as u64);
+                let check = pos.gives_check(disc, m);
+                let capture = !m.is_drop() && pos.piece_at(m.to()).is_some();
+                let key = (rank << 3)
+                    | ((m != killer) as u64) << 2
+                    | (!check as u64) << 1
+                    | !capture as u64;
+                (key, m)
+            })
+            .collect();
+        keyed.sort_by_key(|&(k, _)| k);
+        for (_, m) in keyed {
             pos.do_move(m);
             let lost = self.lost_within(pos, n - 1, ply + 1);
             pos.undo_move();
