@@ -61,6 +61,8 @@ TRAIN OPTIONS:
     --holdout <n>       games whose index is a multiple of n are held out
                         for the reported loss (default 20)
     --max-positions <n> read at most this many positions (default: all)
+    --mirror <bool>     also train on each position with its files mirrored,
+                        where the variant's moves are symmetric (default true)
     --seed <n>          initial weights and shuffles (default 1)
     --threads <n>       (default: the CPUs there are)
 
@@ -213,6 +215,7 @@ fn run_train(args: &[String]) -> Result<(), String> {
         threads,
         holdout: 20,
         max_positions: 0,
+        mirror: true,
     };
     let mut out = None;
     let mut it = args.iter();
@@ -246,6 +249,13 @@ fn run_train(args: &[String]) -> Result<(), String> {
             "--lambda" => cfg.lambda = real(0.0, 1.0)?,
             "--holdout" => cfg.holdout = num(0, u32::MAX as u64)? as u32,
             "--max-positions" => cfg.max_positions = num(0, u64::MAX)? as usize,
+            "--mirror" => {
+                cfg.mirror = match value.as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("bad --mirror '{value}' (true or false)")),
+                }
+            }
             "--seed" => cfg.seed = num(0, u64::MAX)?,
             "--threads" => cfg.threads = num(1, 1024)? as usize,
             other => return Err(format!("unknown option '{other}'")),

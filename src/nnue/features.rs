@@ -29,6 +29,7 @@ pub type Features = ArrayVec<u16, MAX_ACTIVE>;
 /// The feature space of one variant.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
+    files: usize,
     squares: usize,
     kinds: usize,
     hand_kinds: usize,
@@ -38,6 +39,7 @@ impl Layout {
     /// The layout of `v`'s inputs.
     pub fn of(v: &Variant) -> Layout {
         Layout {
+            files: v.geometry().files as usize,
             squares: v.geometry().squares(),
             kinds: v.num_kinds(),
             hand_kinds: v.hand_kinds,
@@ -88,6 +90,18 @@ impl Layout {
             let (rel, rest) = (h / per_side, h % per_side);
             (board + (1 - rel) * per_side + rest) as u16
         }
+    }
+
+    /// The same feature in the mirrored position (files reversed; hands
+    /// unchanged). `f` must be below `inputs()`.
+    pub fn mirror(&self, f: u16) -> u16 {
+        let f = f as usize;
+        if f >= 2 * self.kinds * self.squares {
+            return f as u16;
+        }
+        let (piece, s) = (f / self.squares, f % self.squares);
+        let (rank, file) = (s / self.files, s % self.files);
+        (piece * self.squares + rank * self.files + self.files - 1 - file) as u16
     }
 
     /// Every active feature of `pos` seen by `persp`.
@@ -199,6 +213,45 @@ mod tests {
             }
             for f in 0..l.inputs() as u16 {
                 assert_eq!(l.flip(l.flip(f)), f);
+            }
+        }
+    }
+
+    /// The SFEN with every rank reversed (files mirrored).
+    fn mirrored(sfen: &str) -> String {
+        let (board, rest) = sfen.split_once(' ').unwrap();
+        let ranks: Vec<String> = board
+            .split('/')
+            .map(|r| {
+                let mut toks: Vec<String> = Vec::new();
+                let mut cur = String::new();
+                for c in r.chars() {
+                    cur.push(c);
+                    if c != '+' {
+                        toks.push(std::mem::take(&mut cur));
+                    }
+                }
+                toks.reverse();
+                toks.concat()
+            })
+            .collect();
+        format!("{} {rest}", ranks.join("/"))
+    }
+
+    #[test]
+    fn mirrored_positions_have_mirrored_features() {
+        for &(name, sfen) in crate::bench::POSITIONS {
+            let v = Variant::by_name(name).unwrap();
+            assert!(v.mirror_symmetric(), "{name}");
+            let l = Layout::of(v);
+            let a = Position::<u128>::from_sfen(v, sfen).unwrap();
+            let b = Position::<u128>::from_sfen(v, &mirrored(sfen)).unwrap();
+            for persp in Color::ALL {
+                let mut m: Vec<u16> = l.active(&a, persp).iter().map(|&f| l.mirror(f)).collect();
+                let mut got: Vec<u16> = l.active(&b, persp).to_vec();
+                m.sort();
+                got.sort();
+                assert_eq!(m, got, "{name} {sfen}");
             }
         }
     }

@@ -47,6 +47,9 @@ pub struct Config {
     pub holdout: u32,
     /// Use at most this many positions (0: all).
     pub max_positions: usize,
+    /// Also train on every training position mirrored (files reversed),
+    /// where the variant's rules are mirror-symmetric.
+    pub mirror: bool,
 }
 
 /// What a run measured.
@@ -105,6 +108,7 @@ impl Samples {
 /// Reads the records of `cfg.variant`; (training, held-out).
 fn load(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Samples, Samples), String> {
     let layout = Layout::of(cfg.variant);
+    let mirror = cfg.mirror && cfg.variant.mirror_symmetric();
     let (mut train, mut held) = (Samples::new(), Samples::new());
     let mut buf = [0u8; RECORD_BYTES];
     for path in &cfg.data {
@@ -125,12 +129,15 @@ fn load(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Samples, Sample
                 .map_err(|e| format!("{}: bad record {}: {e:?}", path.display(), rec.sfen))?;
             let f = layout.active(&pos, pos.side_to_move());
             let result = (rec.result as f32 + 1.0) / 2.0;
-            let into = if cfg.holdout > 0 && rec.game % cfg.holdout == 0 {
-                &mut held
+            if cfg.holdout > 0 && rec.game % cfg.holdout == 0 {
+                held.push(&f, rec.score as f32, result);
             } else {
-                &mut train
-            };
-            into.push(&f, rec.score as f32, result);
+                train.push(&f, rec.score as f32, result);
+                if mirror {
+                    let m: Features = f.iter().map(|&x| layout.mirror(x)).collect();
+                    train.push(&m, rec.score as f32, result);
+                }
+            }
             if cfg.max_positions > 0 && train.len() + held.len() >= cfg.max_positions {
                 break;
             }
@@ -555,6 +562,7 @@ mod tests {
             threads: 2,
             holdout: 5,
             max_positions: 0,
+            mirror: true,
         };
         let (a, ra) = run(&cfg, &mut |_| {}).unwrap();
         let (b, _) = run(&cfg, &mut |_| {}).unwrap();

@@ -301,6 +301,16 @@ impl Variant {
         self.def.geometry
     }
 
+    /// Whether the rules look the same in a mirror (files reversed): every
+    /// piece's moves are. Zones and drop rules go by rank and file, so they
+    /// always are. A mirrored position then has the same value.
+    pub fn mirror_symmetric(&self) -> bool {
+        let closed = |set: &[movement::Offset]| set.iter().all(|&(x, y)| set.contains(&(-x, y)));
+        self.kinds
+            .iter()
+            .all(|k| closed(k.movement.leaps) && closed(k.movement.slides))
+    }
+
     /// Number of kinds.
     pub fn num_kinds(&self) -> usize {
         self.kinds.len()
