@@ -31,6 +31,8 @@ pub struct EvalTables {
     hand_threat: [i32; MAX_HAND_KINDS],
     defend: [i32; MAX_KINDS],
     pst: [[[i32; MAX_SQUARES]; MAX_KINDS]; 2],
+    /// The piece-square term of each kind averaged over the board's squares.
+    pst_mean: [i32; MAX_KINDS],
     king: KingWeights,
     tempo: i32,
     zone_control: i32,
@@ -60,6 +62,7 @@ impl EvalTables {
             hand_threat: [0; MAX_HAND_KINDS],
             defend: [0; MAX_KINDS],
             pst: [[[0; MAX_SQUARES]; MAX_KINDS]; 2],
+            pst_mean: [0; MAX_KINDS],
             king: wv.king,
             tempo: wv.tempo,
             zone_control: wv.zone_control,
@@ -122,6 +125,8 @@ impl EvalTables {
                     et.pst[c.index()][ki][sq.index()] = s;
                 }
             }
+            let sum: i32 = g.all().map(|sq| et.pst[0][ki][sq.index()]).sum();
+            et.pst_mean[ki] = sum / g.squares() as i32;
         }
         let cheapest = v
             .kinds
@@ -425,8 +430,68 @@ fn evaluate_traced<W: BitWord, T: Trace>(et: &EvalTables, pos: &Position<W>, tr:
         }
     }
 
+    if et.mop_up != 0 && v.def.bare_king_loses {
+        hunt(et, pos, &attacked, &kzone, &material, &mut acc);
+    }
+
     let us = pos.side_to_move().index();
     acc.score[us] - acc.score[1 - us] + et.tempo
+}
+
+/// The bare-king hunt (Heian): once a side leads in material by
+/// `params::MOP_UP_LEAD` and the opponent is down to one or two pieces besides
+/// the king, taking those wins (the last one at once, even where it could be
+/// taken back), so the leader's pieces hunt them. Each such piece gives its
+/// side `params::HUNT_FLIGHT` per square it could move to that the hunter does
+/// not hold; the hunter gets `params::HUNT_NEAR` per piece per step closer to
+/// the nearest of them, and its pieces are placed at their kind's average
+/// piece-square value wherever they stand.
+fn hunt<W: BitWord, T: Trace>(
+    et: &EvalTables,
+    pos: &Position<W>,
+    attacked: &[Bitboard<W>; 2],
+    kzone: &[Bitboard<W>; 2],
+    material: &[i32; 2],
+    acc: &mut Acc<'_, T>,
+) {
+    let t = pos.tables();
+    let g = t.geo;
+    let occ = pos.occupied();
+    for c in Color::ALL {
+        let (ci, ti) = (c.index(), c.opp().index());
+        if !pos.has_king(c.opp()) || material[ci] < material[ti] + params::MOP_UP_LEAD {
+            continue;
+        }
+        let prey = pos.pieces_of(c.opp()) & !Bitboard::from_square(pos.king_square(c.opp()));
+        if prey.is_empty() || prey.count() > 2 {
+            continue;
+        }
+        // Squares we hold: attacked by one of our pieces, or next to our king
+        // and not defended by theirs.
+        let held = attacked[ci] | (kzone[ci] & !attacked[ti] & !kzone[ti]);
+        for sq in prey {
+            let k = pos.piece_at(sq).kind();
+            let free = t.attacks(c.opp(), k, sq, occ) & !pos.pieces_of(c.opp()) & !held;
+            acc.add(Term::Endgame, ti, params::HUNT_FLIGHT * free.count() as i32);
+        }
+        for from in pos.pieces_of(c) {
+            let (f, r) = (g.file_of(from), g.rank_of(from));
+            let d = prey
+                .into_iter()
+                .map(|sq| (g.file_of(sq) - f).abs().max((g.rank_of(sq) - r).abs()))
+                .min()
+                .unwrap_or(8);
+            acc.add(Term::Endgame, ci, params::HUNT_NEAR * (8 - d.min(8)));
+            // The fitted tables would keep the hunters off the edges where
+            // the prey hides: each counts its kind's average square instead.
+            let ki = pos.piece_at(from).kind().index();
+            acc.add(
+                Term::Placement,
+                ci,
+                et.pst_mean[ki] - et.pst[ci][ki][from.index()],
+            );
+        }
+    }
 }
 
 /// Empty squares on the lines out of `ksq` along which `them` has a slider able
@@ -581,6 +646,37 @@ pub(crate) mod tests {
         )
         .unwrap();
         assert!(evaluate(&up) > evaluate(&base) + 800);
+    }
+
+    /// Heian's bare-king hunt: with the opponent down to one piece besides the
+    /// king, the leader gains by taking that piece's squares and closing in on
+    /// it, wherever its own piece-square tables would rather have it; both
+    /// sides see the same.
+    #[test]
+    fn the_hunt_closes_in_on_the_last_piece() {
+        let v = Variant::by_name("heian8x8").unwrap();
+        // Black (K G S P) against White's king and silver. The gold two
+        // squares below the silver holds its three forward squares; in the
+        // corner it holds none.
+        let near = "k7/8/8/8/4s3/8/2S1G3/2P1K3 b - 1";
+        let far = "k7/8/8/8/4s3/8/2S5/G1P1K3 b - 1";
+        let eval_of = |sfen: &str| {
+            let pos = Position::<u64>::from_sfen(v, sfen).unwrap();
+            let flipped = Position::<u64>::from_sfen(v, &flip(sfen)).unwrap();
+            assert_eq!(evaluate(&pos), evaluate(&flipped), "{sfen}");
+            evaluate(&pos)
+        };
+        let (n, f) = (eval_of(near), eval_of(far));
+        // Two squares taken from the silver and two steps closer, at least.
+        let gain = 2 * params::HUNT_FLIGHT + 2 * params::HUNT_NEAR;
+        assert!(n >= f + gain, "near {n}, far {f}");
+        // The hunt waits until White is down to two pieces besides the king.
+        let endgame = |sfen: &str| {
+            let (sums, _) = trace(&Position::<u64>::from_sfen(v, sfen).unwrap());
+            sums.0[Term::Endgame as usize][Color::White.index()]
+        };
+        assert_eq!(endgame("k7/pp6/8/8/4s3/8/2S1G3/2P1K3 b - 1"), 0);
+        assert!(endgame("k7/p7/8/8/4s3/8/2S1G3/2P1K3 b - 1") > -tables(v).few_pieces);
     }
 
     /// The rank and file factors of the piece-square table count from each

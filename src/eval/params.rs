@@ -644,6 +644,16 @@ pub const FALLBACK: VariantWeights<'static> = VariantWeights {
 /// Material lead (board values) from which `VariantWeights::mop_up` applies.
 pub const MOP_UP_LEAD: i32 = 200;
 
+/// The bare-king hunt (variants with `mop_up` and the bare-king rule, see
+/// `eval::hunt`): once a side leads by `MOP_UP_LEAD` and the opponent has one
+/// or two pieces besides the king, each of those pieces is worth this much to
+/// its side per square it could move to that the leader does not hold.
+pub const HUNT_FLIGHT: i32 = 40;
+
+/// The same hunt: bonus per leader's piece per step closer to the nearest of
+/// those pieces (`8 - distance`, as `mop_up`).
+pub const HUNT_NEAR: i32 = 16;
+
 /// Value of a kind without a table entry: 100 per impasse point.
 pub const POINT_VALUE: i32 = 100;
 
