@@ -156,10 +156,10 @@ fn each_row(keep: impl Fn(&Variant, i32) -> bool, check: impl Fn(&'static Varian
 }
 
 /// The longest wins the search finds at two plies beyond their length today:
-/// 5 plies without drops, 3 with (the root prover goes no further there, as
-/// longer proofs cost strength at blitz).
+/// 5 plies, but 3 with drops on boards of more than 36 squares (the root
+/// prover goes no further there, as longer proofs cost strength at blitz).
 fn promised(v: &Variant) -> i32 {
-    if v.def.drops {
+    if v.def.drops && v.geometry().squares() > 36 {
         3
     } else {
         5
@@ -188,9 +188,9 @@ fn longer_wins_are_never_reported_shorter() {
 }
 
 /// Issue #12 asks for every win of up to 7 plies at two plies beyond its
-/// length. Not met yet: the root prover stops at 5 plies (3 with drops), as
-/// longer proofs cost depth, and the tree search finds some 7-ply Heian wins
-/// and two 5-ply judkins ones late. Kept as
+/// length. Not met yet: the root prover stops at 5 plies (3 with drops on
+/// the larger boards), as longer proofs cost depth, and the tree search finds
+/// some 7-ply Heian wins late. Kept as
 /// the target: `cargo test --release --test short_wins -- --ignored every`.
 #[test]
 #[ignore = "not met yet: see the doc comment"]

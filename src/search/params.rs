@@ -106,3 +106,16 @@ pub const SHORT_WINS_DROPS: ShortWinBudget = ShortWinBudget {
     min_nodes: 500,
     divisor: 16,
 };
+
+/// With drops on a small board (judkins' 36 squares) a position has a
+/// third of shogi's moves, and 5-ply proofs are affordable. The judkins
+/// network's search found a 5-ply drop mate only at depth 10 without them.
+pub const SHORT_WINS_SMALL_DROPS: ShortWinBudget = ShortWinBudget {
+    plies: 5,
+    min_nodes: 500,
+    divisor: 16,
+};
+
+/// Boards of at most this many squares count as small for
+/// `SHORT_WINS_SMALL_DROPS`.
+pub const SMALL_BOARD_SQUARES: usize = 36;

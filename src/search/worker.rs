@@ -375,7 +375,10 @@ impl Worker {
     /// A win found is kept in `proven`.
     fn prove_short_wins<W: BitWord>(&mut self, pos: &mut Position<W>, cx: &mut Ctx, depth: i32) {
         let shared = cx.shared;
-        let b = if pos.variant().def.drops {
+        let v = pos.variant();
+        let b = if v.def.drops && v.geometry().squares() <= SMALL_BOARD_SQUARES {
+            SHORT_WINS_SMALL_DROPS
+        } else if v.def.drops {
             SHORT_WINS_DROPS
         } else {
             SHORT_WINS_NO_DROPS
