@@ -20,7 +20,10 @@ use once_cell::sync::Lazy;
 
 /// The networks built into the binary, by variant name (see
 /// `nets/PROVENANCE.md` for how each was made).
-const BUILTIN: &[(&str, &[u8])] = &[("judkins", include_bytes!("../../nets/judkins.nnue"))];
+const BUILTIN: &[(&str, &[u8])] = &[
+    ("judkins", include_bytes!("../../nets/judkins.nnue")),
+    ("yarishogi", include_bytes!("../../nets/yarishogi.nnue")),
+];
 
 static PARSED: Lazy<Vec<(&'static str, Result<Network, String>)>> = Lazy::new(|| {
     BUILTIN
