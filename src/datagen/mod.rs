@@ -98,6 +98,17 @@ pub fn run(cfg: &Config, progress: &mut (dyn FnMut(&str) + Send)) -> Result<Summ
         .append(true)
         .open(&cfg.out)
         .map_err(|e| format!("{}: {e}", cfg.out.display()))?;
+    // A run killed in the middle of a write leaves part of a record; cut it
+    // off, or every record appended after it would be misaligned.
+    let len = file
+        .metadata()
+        .map_err(|e| format!("{}: {e}", cfg.out.display()))?
+        .len();
+    let whole = len - len % RECORD_BYTES as u64;
+    if whole != len {
+        file.set_len(whole)
+            .map_err(|e| format!("{}: {e}", cfg.out.display()))?;
+    }
     let out = Mutex::new(file);
     let next = AtomicU32::new(first);
     let (games, positions) = (AtomicU32::new(0), AtomicU64::new(0));
@@ -243,7 +254,11 @@ mod tests {
         let s = run(&cfg, &mut |_| {}).unwrap();
         assert_eq!((s.games, s.resumed_after), (2, 0));
         assert!(s.positions > 10, "{s:?}");
-        // Resuming to 3 games plays only the third.
+        // Resuming to 3 games plays only the third, after cutting off a
+        // partly written record.
+        let mut f = OpenOptions::new().append(true).open(&out).unwrap();
+        f.write_all(&[1, 2, 3]).unwrap();
+        drop(f);
         let s2 = run(
             &Config {
                 games: 3,
