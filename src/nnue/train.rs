@@ -219,6 +219,26 @@ impl Params {
         }
     }
 
+    /// Adds `other` (a gradient) to this one.
+    fn add(&mut self, other: &Params) {
+        for (a, b) in [
+            (&mut self.w1, &other.w1),
+            (&mut self.b1, &other.b1),
+            (&mut self.w2, &other.w2),
+        ] {
+            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        }
+        self.b2 += other.b2;
+    }
+
+    /// Multiplies every value by `k`.
+    fn scale(&mut self, k: f32) {
+        for a in [&mut self.w1, &mut self.b1, &mut self.w2] {
+            a.iter_mut().for_each(|x| *x *= k);
+        }
+        self.b2 *= k;
+    }
+
     fn accumulate(&self, f: &[u16], flip: &[u16], other: bool, acc: &mut [f32]) {
         let h = self.hidden;
         acc.copy_from_slice(&self.b1);
@@ -365,33 +385,14 @@ impl Adam {
             *w -= lr * (*m / c1) / ((*v / c2).sqrt() + EPS);
             *w = w.clamp(-limit, limit);
         };
-        for i in 0..p.w1.len() {
-            upd(
-                &mut p.w1[i],
-                g.w1[i],
-                &mut self.m.w1[i],
-                &mut self.v.w1[i],
-                W1_LIMIT,
-            );
-        }
-        for i in 0..p.b1.len() {
-            upd(
-                &mut p.b1[i],
-                g.b1[i],
-                &mut self.m.b1[i],
-                &mut self.v.b1[i],
-                W1_LIMIT,
-            );
-        }
-        for i in 0..p.w2.len() {
-            upd(
-                &mut p.w2[i],
-                g.w2[i],
-                &mut self.m.w2[i],
-                &mut self.v.w2[i],
-                W2_LIMIT,
-            );
-        }
+        let layer = |w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], limit: f32| {
+            for i in 0..w.len() {
+                upd(&mut w[i], g[i], &mut m[i], &mut v[i], limit);
+            }
+        };
+        layer(&mut p.w1, &g.w1, &mut self.m.w1, &mut self.v.w1, W1_LIMIT);
+        layer(&mut p.b1, &g.b1, &mut self.m.b1, &mut self.v.b1, W1_LIMIT);
+        layer(&mut p.w2, &g.w2, &mut self.m.w2, &mut self.v.w2, W2_LIMIT);
         upd(&mut p.b2, g.b2, &mut self.m.b2, &mut self.v.b2, 1000.0);
     }
 }
@@ -456,10 +457,7 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
                     .map(|(g, idx)| {
                         let (p, train, flip) = (&p, &train, &flip);
                         s.spawn(move || {
-                            g.w1.iter_mut().for_each(|x| *x = 0.0);
-                            g.b1.iter_mut().for_each(|x| *x = 0.0);
-                            g.w2.iter_mut().for_each(|x| *x = 0.0);
-                            g.b2 = 0.0;
+                            g.scale(0.0);
                             gradient(p, train, idx, flip, k, cfg.lambda, g)
                         })
                     })
@@ -475,22 +473,9 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
             let (first, rest) = grads.split_at_mut(1);
             let g = &mut first[0];
             for other in &rest[..used - 1] {
-                for (a, b) in g.w1.iter_mut().zip(&other.w1) {
-                    *a += b;
-                }
-                for (a, b) in g.b1.iter_mut().zip(&other.b1) {
-                    *a += b;
-                }
-                for (a, b) in g.w2.iter_mut().zip(&other.w2) {
-                    *a += b;
-                }
-                g.b2 += other.b2;
+                g.add(other);
             }
-            let n = chunk.len() as f32;
-            g.w1.iter_mut().for_each(|x| *x /= n);
-            g.b1.iter_mut().for_each(|x| *x /= n);
-            g.w2.iter_mut().for_each(|x| *x /= n);
-            g.b2 /= n;
+            g.scale(1.0 / chunk.len() as f32);
             adam.step(&mut p, g, lr);
             step += 1;
         }
