@@ -118,20 +118,15 @@ impl Network {
 
     /// Reads a network file for `v`; the error says what is wrong with it.
     pub fn from_bytes(v: &Variant, b: &[u8]) -> Result<Network, String> {
-        if b.len() < HEADER || &b[0..4] != MAGIC {
-            return Err("not a Kawari network file (no KWNN header)".into());
-        }
+        let named = Network::variant_of(b)?;
         let version = u32_at(b, 4);
         if version != VERSION {
             return Err(format!(
                 "network format version {version}, this build reads {VERSION}"
             ));
         }
-        let name_bytes = &b[8..40];
-        let end = name_bytes.iter().position(|&c| c == 0).unwrap_or(32);
-        let name = String::from_utf8_lossy(&name_bytes[..end]).to_string();
-        if !name.eq_ignore_ascii_case(v.name()) {
-            return Err(format!("a network for {name}, not {}", v.name()));
+        if named.name() != v.name() {
+            return Err(format!("a network for {}, not {}", named.name(), v.name()));
         }
         let inputs = u32_at(b, 40) as usize;
         let hidden = u32_at(b, 44) as usize;
