@@ -69,6 +69,69 @@ TRAIN OPTIONS:
 Logs go to stderr when RUST_LOG is set (e.g. RUST_LOG=debug).
 ";
 
+/// The command-line tools, by their first argument.
+type Tool = fn(&[String]) -> Result<(), String>;
+const TOOLS: &[(&str, Tool)] = &[
+    ("perft", run_perft),
+    ("datagen", run_datagen),
+    ("train", run_train),
+    ("bench", run_bench),
+];
+
+/// One `--name value` pair of a tool's options, with typed readers that
+/// say which option was bad.
+struct Flag<'a> {
+    name: &'a str,
+    value: &'a str,
+}
+
+impl Flag<'_> {
+    fn num(&self, lo: u64, hi: u64) -> Result<u64, String> {
+        self.value
+            .parse::<u64>()
+            .ok()
+            .filter(|n| (lo..=hi).contains(n))
+            .ok_or_else(|| self.bad(&format!("{lo}..{hi}")))
+    }
+
+    fn real(&self, lo: f32, hi: f32) -> Result<f32, String> {
+        self.value
+            .parse::<f32>()
+            .ok()
+            .filter(|x| (lo..=hi).contains(x))
+            .ok_or_else(|| self.bad(&format!("{lo}..{hi}")))
+    }
+
+    fn boolean(&self) -> Result<bool, String> {
+        match self.value {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(self.bad("true or false")),
+        }
+    }
+
+    fn variant(&self) -> Result<&'static Variant, String> {
+        Variant::by_name(self.value).ok_or_else(|| format!("unknown variant '{}'", self.value))
+    }
+
+    fn bad(&self, expected: &str) -> String {
+        format!("bad {} '{}' (expected {expected})", self.name, self.value)
+    }
+}
+
+/// Calls `f` on each `--name value` pair of `args`.
+fn each_flag(
+    args: &[String],
+    mut f: impl FnMut(&Flag) -> Result<(), String>,
+) -> Result<(), String> {
+    let mut it = args.iter();
+    while let Some(name) = it.next() {
+        let value = it.next().ok_or_else(|| format!("{name} needs a value"))?;
+        f(&Flag { name, value })?;
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
         .target(env_logger::Target::Stderr)
@@ -88,38 +151,19 @@ fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Some("perft") => match run_perft(&args[1..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("kawari perft: {e}");
+        Some(cmd) => match TOOLS.iter().find(|(name, _)| *name == cmd) {
+            Some((_, tool)) => match tool(&args[1..]) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("kawari {cmd}: {e}");
+                    ExitCode::from(2)
+                }
+            },
+            None => {
+                eprintln!("kawari: unknown command '{cmd}' (try --help)");
                 ExitCode::from(2)
             }
         },
-        Some("datagen") => match run_datagen(&args[1..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("kawari datagen: {e}");
-                ExitCode::from(2)
-            }
-        },
-        Some("train") => match run_train(&args[1..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("kawari train: {e}");
-                ExitCode::from(2)
-            }
-        },
-        Some("bench") => match run_bench(&args[1..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("kawari bench: {e}");
-                ExitCode::from(2)
-            }
-        },
-        Some(other) => {
-            eprintln!("kawari: unknown command '{other}' (try --help)");
-            ExitCode::from(2)
-        }
     }
 }
 
@@ -140,43 +184,32 @@ fn run_datagen(args: &[String]) -> Result<(), String> {
         eval: kawari::nnue::EvalChoice::Default,
     };
     let mut games = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let value = it.next().ok_or_else(|| format!("{a} needs a value"))?;
-        let num = |lo: u64, hi: u64| -> Result<u64, String> {
-            value
-                .parse::<u64>()
-                .ok()
-                .filter(|n| (lo..=hi).contains(n))
-                .ok_or_else(|| format!("bad {a} '{value}' (expected {lo}..{hi})"))
-        };
-        match a.as_str() {
-            "--variant" => {
-                cfg.variant =
-                    Variant::by_name(value).ok_or_else(|| format!("unknown variant '{value}'"))?
-            }
-            "--games" => games = Some(num(1, u32::MAX as u64 - 1)? as u32),
-            "--out" => cfg.out = value.into(),
-            "--nodes" => cfg.nodes = num(1, u64::MAX)?,
-            "--random-plies" => cfg.random_plies = num(0, 1000)? as u32,
-            "--max-plies" => cfg.max_plies = num(1, 100_000)? as u32,
-            "--seed" => cfg.seed = num(0, u64::MAX)?,
-            "--threads" => cfg.threads = num(1, 1024)? as usize,
-            "--hash" => cfg.hash_mb = num(1, 65536)? as usize,
+    each_flag(args, |f| {
+        match f.name {
+            "--variant" => cfg.variant = f.variant()?,
+            "--games" => games = Some(f.num(1, u32::MAX as u64 - 1)? as u32),
+            "--out" => cfg.out = f.value.into(),
+            "--nodes" => cfg.nodes = f.num(1, u64::MAX)?,
+            "--random-plies" => cfg.random_plies = f.num(0, 1000)? as u32,
+            "--max-plies" => cfg.max_plies = f.num(1, 100_000)? as u32,
+            "--seed" => cfg.seed = f.num(0, u64::MAX)?,
+            "--threads" => cfg.threads = f.num(1, 1024)? as usize,
+            "--hash" => cfg.hash_mb = f.num(1, 65536)? as usize,
             "--eval-file" => {
-                let net = kawari::nnue::load_file(std::path::Path::new(value))?;
+                let net = kawari::nnue::load_file(std::path::Path::new(f.value))?;
                 cfg.eval = kawari::nnue::EvalChoice::Network(net);
             }
             "--hand-made" => {
-                cfg.eval = match value.as_str() {
-                    "true" => kawari::nnue::EvalChoice::HandMade,
-                    "false" => kawari::nnue::EvalChoice::Default,
-                    _ => return Err(format!("bad --hand-made '{value}' (true or false)")),
+                cfg.eval = if f.boolean()? {
+                    kawari::nnue::EvalChoice::HandMade
+                } else {
+                    kawari::nnue::EvalChoice::Default
                 }
             }
             other => return Err(format!("unknown option '{other}'")),
         }
-    }
+        Ok(())
+    })?;
     cfg.games = games.ok_or("--games is required")?;
     if cfg.out.as_os_str().is_empty() {
         return Err("--out is required".into());
@@ -198,7 +231,6 @@ fn run_datagen(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// `kawari bench`: the engine's bench job, its lines on stdout.
 /// `kawari train`: fits a network; progress on stderr, the report on stdout.
 fn run_train(args: &[String]) -> Result<(), String> {
     use kawari::nnue::train::{run, Config};
@@ -218,49 +250,25 @@ fn run_train(args: &[String]) -> Result<(), String> {
         mirror: true,
     };
     let mut out = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let value = it.next().ok_or_else(|| format!("{a} needs a value"))?;
-        let num = |lo: u64, hi: u64| -> Result<u64, String> {
-            value
-                .parse::<u64>()
-                .ok()
-                .filter(|n| (lo..=hi).contains(n))
-                .ok_or_else(|| format!("bad {a} '{value}' (expected {lo}..{hi})"))
-        };
-        let real = |lo: f32, hi: f32| -> Result<f32, String> {
-            value
-                .parse::<f32>()
-                .ok()
-                .filter(|x| (lo..=hi).contains(x))
-                .ok_or_else(|| format!("bad {a} '{value}' (expected {lo}..{hi})"))
-        };
-        match a.as_str() {
-            "--variant" => {
-                cfg.variant =
-                    Variant::by_name(value).ok_or_else(|| format!("unknown variant '{value}'"))?
-            }
-            "--data" => cfg.data.push(value.into()),
-            "--out" => out = Some(std::path::PathBuf::from(value)),
-            "--hidden" => cfg.hidden = num(16, 2048)? as usize,
-            "--epochs" => cfg.epochs = num(1, 10_000)? as u32,
-            "--batch" => cfg.batch = num(1, 1 << 24)? as usize,
-            "--lr" => cfg.lr = real(1e-7, 1.0)?,
-            "--lambda" => cfg.lambda = real(0.0, 1.0)?,
-            "--holdout" => cfg.holdout = num(0, u32::MAX as u64)? as u32,
-            "--max-positions" => cfg.max_positions = num(0, u64::MAX)? as usize,
-            "--mirror" => {
-                cfg.mirror = match value.as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(format!("bad --mirror '{value}' (true or false)")),
-                }
-            }
-            "--seed" => cfg.seed = num(0, u64::MAX)?,
-            "--threads" => cfg.threads = num(1, 1024)? as usize,
+    each_flag(args, |f| {
+        match f.name {
+            "--variant" => cfg.variant = f.variant()?,
+            "--data" => cfg.data.push(f.value.into()),
+            "--out" => out = Some(std::path::PathBuf::from(f.value)),
+            "--hidden" => cfg.hidden = f.num(16, 2048)? as usize,
+            "--epochs" => cfg.epochs = f.num(1, 10_000)? as u32,
+            "--batch" => cfg.batch = f.num(1, 1 << 24)? as usize,
+            "--lr" => cfg.lr = f.real(1e-7, 1.0)?,
+            "--lambda" => cfg.lambda = f.real(0.0, 1.0)?,
+            "--holdout" => cfg.holdout = f.num(0, u32::MAX as u64)? as u32,
+            "--max-positions" => cfg.max_positions = f.num(0, u64::MAX)? as usize,
+            "--mirror" => cfg.mirror = f.boolean()?,
+            "--seed" => cfg.seed = f.num(0, u64::MAX)?,
+            "--threads" => cfg.threads = f.num(1, 1024)? as usize,
             other => return Err(format!("unknown option '{other}'")),
         }
-    }
+        Ok(())
+    })?;
     if cfg.data.is_empty() {
         return Err("--data is required".into());
     }
@@ -286,6 +294,7 @@ fn run_train(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// `kawari bench`: the engine's bench job, its lines on stdout.
 fn run_bench(args: &[String]) -> Result<(), String> {
     use kawari::engine::{Engine, Report, Sink};
     use std::sync::{Arc, Mutex};
