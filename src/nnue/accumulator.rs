@@ -80,10 +80,7 @@ impl Accumulators {
         let acc = self.slot(ply);
         for persp in Color::ALL {
             let part = &mut acc[persp.index() * h..(persp.index() + 1) * h];
-            part.copy_from_slice(net.bias());
-            for f in layout.active(pos, persp) {
-                simd::update(part, &[], &[net.row(f)]);
-            }
+            net.accumulate(part, layout.active(pos, persp));
         }
         self.computed[ply] = true;
     }
@@ -185,10 +182,8 @@ impl Accumulators {
             return 0;
         };
         let sums = |persp: Color| {
-            let mut acc = net.bias().to_vec();
-            for f in layout.active(pos, persp) {
-                simd::update(&mut acc, &[], &[net.row(f)]);
-            }
+            let mut acc = vec![0; net.hidden()];
+            net.accumulate(&mut acc, layout.active(pos, persp));
             acc
         };
         let (us, them) = (sums(pos.side_to_move()), sums(pos.side_to_move().opp()));

@@ -242,6 +242,15 @@ impl Network {
         &self.ft_weights[at..at + self.hidden]
     }
 
+    /// Sets `acc` to the first-layer sums of the active features `features`
+    /// (from scratch; the search updates them move by move instead).
+    pub fn accumulate(&self, acc: &mut [i16], features: impl IntoIterator<Item = u16>) {
+        acc.copy_from_slice(self.bias());
+        for f in features {
+            simd::update(acc, &[], &[self.row(f)]);
+        }
+    }
+
     /// The score in centipawns for the side whose accumulator is `us`.
     #[inline]
     pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {

@@ -348,15 +348,8 @@ fn mean_loss_quantized(net: &Network, s: &Samples, flip: &[u16], k: f32, lambda:
     let (mut us, mut them) = (vec![0i16; h], vec![0i16; h]);
     let total: f64 = (0..s.len())
         .map(|i| {
-            for (acc, other) in [(&mut us, false), (&mut them, true)] {
-                acc.copy_from_slice(net.bias());
-                for &x in s.features(i) {
-                    let x = if other { flip[x as usize] } else { x };
-                    for (a, w) in acc.iter_mut().zip(net.row(x)) {
-                        *a = a.wrapping_add(*w);
-                    }
-                }
-            }
+            net.accumulate(&mut us, s.features(i).iter().copied());
+            net.accumulate(&mut them, s.features(i).iter().map(|&x| flip[x as usize]));
             let cp = net.output(&us, &them) as f32;
             let d = sigmoid(cp / k) - target(s, i, k, lambda);
             (d * d) as f64
