@@ -319,11 +319,13 @@ impl Engine {
     }
 
     /// Static evaluation of the position as the search sees it (the
-    /// network's if one is in use), side to move's view.
+    /// network's and the bare-king hunt if a network is in use), side to
+    /// move's view.
     pub fn eval(&self) -> i32 {
         let net = self.opts.eval.network_for(self.variant);
+        let et = crate::eval::tables(self.variant);
         with_root!(&self.root, pos => match net {
-            Some(n) => crate::nnue::evaluate(n, pos.as_ref()),
+            Some(n) => crate::nnue::evaluate(n, pos.as_ref()) + crate::eval::hunt_bonus(et, pos.as_ref()),
             None => crate::eval::evaluate(pos.as_ref()),
         })
     }
@@ -341,13 +343,20 @@ impl Engine {
         }
         let hand_made = with_root!(&self.root, pos => crate::eval::evaluate(pos.as_ref()));
         lines.push(format!("hand-made evaluation {hand_made} (side to move)"));
+        let et = crate::eval::tables(self.variant);
+        let hunt = with_root!(&self.root, pos => crate::eval::hunt_bonus(et, pos.as_ref()));
         lines.push(match self.opts.eval.network_for(self.variant) {
             Some(n) => format!(
-                "network {} {}x{}: {} (side to move)",
+                "network {} {}x{}: {} (side to move){}",
                 n.variant(),
                 n.inputs(),
                 n.hidden(),
-                with_root!(&self.root, pos => crate::nnue::evaluate(n, pos.as_ref()))
+                with_root!(&self.root, pos => crate::nnue::evaluate(n, pos.as_ref())),
+                if hunt != 0 {
+                    format!(", bare-king hunt {hunt:+}")
+                } else {
+                    String::new()
+                }
             ),
             None => "network: none in use, the hand-made evaluation plays".to_string(),
         });

@@ -431,7 +431,7 @@ fn evaluate_traced<W: BitWord, T: Trace>(et: &EvalTables, pos: &Position<W>, tr:
     }
 
     if et.mop_up != 0 && v.def.bare_king_loses {
-        hunt(et, pos, &attacked, &kzone, &material, &mut acc);
+        hunt(et, pos, &attacked, &kzone, &material, true, &mut acc);
     }
 
     let us = pos.side_to_move().index();
@@ -445,13 +445,15 @@ fn evaluate_traced<W: BitWord, T: Trace>(et: &EvalTables, pos: &Position<W>, tr:
 /// side `params::HUNT_FLIGHT` per square it could move to that the hunter does
 /// not hold; the hunter gets `params::HUNT_NEAR` per piece per step closer to
 /// the nearest of them, and its pieces are placed at their kind's average
-/// piece-square value wherever they stand.
+/// piece-square value wherever they stand (with `placement`: the tables are
+/// in the sum).
 fn hunt<W: BitWord, T: Trace>(
     et: &EvalTables,
     pos: &Position<W>,
     attacked: &[Bitboard<W>; 2],
     kzone: &[Bitboard<W>; 2],
     material: &[i32; 2],
+    placement: bool,
     acc: &mut Acc<'_, T>,
 ) {
     let t = pos.tables();
@@ -482,6 +484,9 @@ fn hunt<W: BitWord, T: Trace>(
                 .min()
                 .unwrap_or(8);
             acc.add(Term::Endgame, ci, params::HUNT_NEAR * (8 - d.min(8)));
+            if !placement {
+                continue;
+            }
             // The fitted tables would keep the hunters off the edges where
             // the prey hides: each counts its kind's average square instead.
             let ki = pos.piece_at(from).kind().index();
@@ -492,6 +497,44 @@ fn hunt<W: BitWord, T: Trace>(
             );
         }
     }
+}
+
+/// The bare-king hunt (see `hunt`) on its own, from the side to move's point
+/// of view, to add to a network's score: self-play games rarely reach such
+/// endings, so the networks did not learn to finish them. Costs two
+/// popcounts unless a side is down to two pieces besides its king.
+pub fn hunt_bonus<W: BitWord>(et: &EvalTables, pos: &Position<W>) -> i32 {
+    let t = pos.tables();
+    if et.mop_up == 0
+        || !t.variant.def.bare_king_loses
+        || Color::ALL.iter().all(|&c| pos.pieces_of(c).count() > 3)
+    {
+        return 0;
+    }
+    let occ = pos.occupied();
+    let king = t.variant.king;
+    let mut material = [0; 2];
+    let mut attacked = [Bitboard::<W>::EMPTY; 2];
+    let mut kzone = [Bitboard::<W>::EMPTY; 2];
+    for c in Color::ALL {
+        let ci = c.index();
+        for sq in pos.pieces_of(c) {
+            let k = pos.piece_at(sq).kind();
+            material[ci] += et.board[k.index()];
+            if k == king {
+                kzone[ci] = t.attacks(c, king, sq, occ);
+            } else {
+                attacked[ci] |= t.attacks(c, k, sq, occ);
+            }
+        }
+    }
+    let mut acc = Acc {
+        score: [0; 2],
+        tr: &mut NoTrace,
+    };
+    hunt(et, pos, &attacked, &kzone, &material, false, &mut acc);
+    let us = pos.side_to_move().index();
+    acc.score[us] - acc.score[1 - us]
 }
 
 /// Empty squares on the lines out of `ksq` along which `them` has a slider able
@@ -677,6 +720,32 @@ pub(crate) mod tests {
         };
         assert_eq!(endgame("k7/pp6/8/8/4s3/8/2S1G3/2P1K3 b - 1"), 0);
         assert!(endgame("k7/p7/8/8/4s3/8/2S1G3/2P1K3 b - 1") > -tables(v).few_pieces);
+    }
+
+    /// The hunt added to a network's score: the same flight and distance
+    /// terms as in the hand-made evaluation, nothing outside such endings,
+    /// and the same from both sides.
+    #[test]
+    fn the_hunt_bonus_alone_drives_the_same_ending() {
+        let v = Variant::by_name("heian8x8").unwrap();
+        let et = tables(v);
+        let bonus = |sfen: &str| {
+            let pos = Position::<u64>::from_sfen(v, sfen).unwrap();
+            let flipped = Position::<u64>::from_sfen(v, &flip(sfen)).unwrap();
+            assert_eq!(hunt_bonus(et, &pos), hunt_bonus(et, &flipped), "{sfen}");
+            hunt_bonus(et, &pos)
+        };
+        let near = bonus("k7/8/8/8/4s3/8/2S1G3/2P1K3 b - 1");
+        let far = bonus("k7/8/8/8/4s3/8/2S5/G1P1K3 b - 1");
+        assert!(near >= far + 2 * params::HUNT_FLIGHT + 2 * params::HUNT_NEAR);
+        assert!(far > 0, "{far}");
+        // White to move sees the same ending from the other side.
+        assert_eq!(bonus("k7/8/8/8/4s3/8/2S1G3/2P1K3 w - 1"), -near);
+        assert_eq!(bonus("k7/pp6/8/8/4s3/8/2S1G3/2P1K3 b - 1"), 0);
+        for v in Variant::all() {
+            let pos = Position::<u128>::startpos(v);
+            assert_eq!(hunt_bonus(tables(v), &pos), 0, "{}", v.name());
+        }
     }
 
     /// The rank and file factors of the piece-square table count from each

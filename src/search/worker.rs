@@ -510,7 +510,7 @@ impl Worker {
                         pos.to_sfen()
                     );
                 }
-                v
+                v + eval::hunt_bonus(self.et, pos)
             }
             None => eval::evaluate_with(self.et, pos),
         }
