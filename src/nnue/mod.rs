@@ -21,6 +21,7 @@ use once_cell::sync::Lazy;
 /// The networks built into the binary, by variant name (see
 /// `nets/PROVENANCE.md` for how each was made).
 const BUILTIN: &[(&str, &[u8])] = &[
+    ("heian", include_bytes!("../../nets/heian.nnue")),
     ("judkins", include_bytes!("../../nets/judkins.nnue")),
     ("yarishogi", include_bytes!("../../nets/yarishogi.nnue")),
 ];
