@@ -53,8 +53,8 @@ TRAIN OPTIONS:
     --data <file>       a datagen file (required; repeat for more)
     --out <file>        the network file to write (required)
     --hidden <n>        hidden units per perspective, a multiple of 16 (default 128)
-    --epochs <n>        passes over the data (default 10)
-    --batch <n>         positions per step (default 16384)
+    --epochs <n>        passes over the data (default 4)
+    --batch <n>         positions per step (default 1024)
     --lr <x>            Adam's learning rate (default 0.001)
     --lambda <x>        weight of the search score against the game result
                         in the target, 0..1 (default 0.75)
@@ -239,8 +239,8 @@ fn run_train(args: &[String]) -> Result<(), String> {
         variant: Variant::default_variant(),
         data: Vec::new(),
         hidden: 128,
-        epochs: 10,
-        batch: 16384,
+        epochs: 4,
+        batch: 1024,
         lr: 0.001,
         lambda: 0.75,
         seed: 1,
