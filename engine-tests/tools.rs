@@ -1,0 +1,246 @@
+//! The command-line tools of the `kawari` binary (`perft`, `datagen`,
+//! `train`, `--help`), run as a user runs them: counts against the reference
+//! data, a network made from scratch and loaded by the engine, and bad options
+//! refused on stderr with exit code 2 and nothing on stdout.
+
+mod common;
+
+use common::{kawari_bin, rows, UsiProcess, VARIANTS};
+use std::process::{Command, Output};
+use std::time::Duration;
+
+/// Runs `kawari args...` to the end.
+fn run(args: &[&str]) -> Output {
+    Command::new(kawari_bin())
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("running kawari {args:?}: {e}"))
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The reference count of the variant's start position at `depth`.
+fn start_count(variant: &str, depth: u32) -> u64 {
+    let table = rows(&format!("{variant}.tsv"));
+    let start = &table[0][0];
+    table
+        .iter()
+        .find(|r| &r[0] == start && r[1] == depth.to_string())
+        .unwrap_or_else(|| panic!("{variant}: no depth {depth} row"))[2]
+        .parse()
+        .unwrap()
+}
+
+/// The `nodes N` line of a perft run.
+fn nodes_line(out: &str) -> u64 {
+    out.lines()
+        .find_map(|l| l.strip_prefix("nodes "))
+        .unwrap_or_else(|| panic!("no nodes line in {out}"))
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn perft_tool_counts_as_the_reference() {
+    for &v in VARIANTS {
+        let o = run(&["perft", "--variant", v, "--depth", "3"]);
+        assert!(o.status.success(), "{v}: {}", stderr(&o));
+        assert_eq!(nodes_line(&stdout(&o)), start_count(v, 3), "{v}");
+    }
+    // --divide: one line per root move, summing to the total.
+    let o = run(&["perft", "--variant", "judkins", "--depth", "2", "--divide"]);
+    let out = stdout(&o);
+    let moves: Vec<u64> = out
+        .lines()
+        .filter(|l| !l.starts_with("nodes") && !l.starts_with("time") && !l.starts_with("nps"))
+        .map(|l| l.rsplit(": ").next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(moves.len() as u64, start_count("judkins", 1), "{out}");
+    assert_eq!(
+        moves.iter().sum::<u64>(),
+        start_count("judkins", 2),
+        "{out}"
+    );
+    assert_eq!(nodes_line(&out), start_count("judkins", 2));
+    // --sfen, and the 128-bit board forced on a board that fits in 64 bits.
+    let table = rows("shogi.tsv");
+    let row = table.iter().find(|r| r[0] != table[0][0] && r[1] == "2");
+    let row = row.expect("a non-start shogi row at depth 2");
+    let o = run(&["perft", "--sfen", &row[0], "--depth", "2"]);
+    assert_eq!(nodes_line(&stdout(&o)), row[2].parse::<u64>().unwrap());
+    let o = run(&[
+        "perft",
+        "--variant",
+        "judkins",
+        "--depth",
+        "3",
+        "--width",
+        "128",
+    ]);
+    assert_eq!(nodes_line(&stdout(&o)), start_count("judkins", 3));
+}
+
+#[test]
+fn tools_refuse_bad_options() {
+    for (args, says) in [
+        (&["perft"][..], "--depth is required"),
+        (&["perft", "--depth", "x"], "bad depth 'x'"),
+        (
+            &["perft", "--variant", "chess", "--depth", "1"],
+            "unknown variant 'chess'",
+        ),
+        (
+            &["perft", "--depth", "1", "--width", "64"],
+            "needs --width 128",
+        ),
+        (&["perft", "--depth", "1", "--sfen", "9/9 b"], "bad SFEN"),
+        (&["datagen", "--games", "3"], "--out is required"),
+        (
+            &["datagen", "--games", "0", "--out", "x"],
+            "bad --games '0'",
+        ),
+        (&["datagen", "--games"], "--games needs a value"),
+        (
+            &["datagen", "--mirror", "true"],
+            "unknown option '--mirror'",
+        ),
+        (&["datagen", "--hand-made", "yes"], "bad --hand-made 'yes'"),
+        (
+            &["datagen", "--eval-file", "/nonexistent/net"],
+            "cannot read",
+        ),
+        (&["train", "--out", "x"], "--data is required"),
+        (&["train", "--lr", "5"], "bad --lr '5'"),
+        (
+            &["train", "--mirror", "1"],
+            "bad --mirror '1' (expected true or false)",
+        ),
+        (&["train", "--hidden", "8"], "bad --hidden '8'"),
+        (&["frobnicate"], "unknown command 'frobnicate'"),
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{args:?}: {}", stdout(&o));
+    }
+}
+
+#[test]
+fn help_lists_the_tools_and_variants() {
+    let o = run(&["--help"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    for word in [
+        "kawari perft",
+        "kawari bench",
+        "kawari datagen",
+        "kawari train",
+    ] {
+        assert!(out.contains(word), "{word}");
+    }
+    for &v in VARIANTS {
+        assert!(out.contains(v), "{v}");
+    }
+}
+
+/// A private directory for one test's files, removed at the end.
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("kawari-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn path(&self, file: &str) -> String {
+        self.0.join(file).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn datagen_and_train_make_a_network_the_engine_plays_with() {
+    let dir = Scratch::new("tools");
+    let (data, net) = (dir.path("judkins.bin"), dir.path("judkins.nnue"));
+    let datagen = |games: &str| {
+        let args = [
+            "datagen",
+            "--variant",
+            "judkins",
+            "--games",
+            games,
+            "--nodes",
+            "300",
+            "--threads",
+            "1",
+            "--out",
+            &data,
+        ];
+        let o = run(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(o.stdout.is_empty(), "datagen writes its reports to stderr");
+        stderr(&o)
+    };
+    let first = datagen("4");
+    assert!(first.contains("4 games"), "{first}");
+    let size = std::fs::metadata(&data).unwrap().len();
+    assert!(size > 0);
+    let again = datagen("6");
+    assert!(again.contains("resumed after 4 games"), "{again}");
+    assert!(std::fs::metadata(&data).unwrap().len() > size);
+
+    let o = run(&[
+        "train",
+        "--variant",
+        "judkins",
+        "--data",
+        &data,
+        "--out",
+        &net,
+        "--hidden",
+        "16",
+        "--epochs",
+        "1",
+        "--threads",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let report = stdout(&o);
+    assert!(
+        report.contains("judkins: 1080 inputs, 16 hidden"),
+        "{report}"
+    );
+    assert!(report.contains("held-out loss"), "{report}");
+
+    // The engine loads the file for judkins, evaluates with it and plays.
+    let mut e = UsiProcess::start();
+    e.send("usi");
+    e.until(Duration::from_secs(10), |l| l == "usiok");
+    e.send("setoption name USI_Variant value judkins");
+    e.send(&format!("setoption name EvalFile value {net}"));
+    e.send("position startpos");
+    e.send("eval");
+    let lines = e.sync();
+    assert!(
+        lines.iter().any(|l| l.contains("network judkins 1080x16")),
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    e.send("go nodes 2000");
+    let m = e.bestmove(Duration::from_secs(20));
+    assert_ne!(m, "resign");
+    e.quit();
+}
