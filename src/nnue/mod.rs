@@ -22,6 +22,7 @@ use once_cell::sync::Lazy;
 /// `nets/PROVENANCE.md` for how each was made).
 const BUILTIN: &[(&str, &[u8])] = &[
     ("heian", include_bytes!("../../nets/heian.nnue")),
+    ("heian8x8", include_bytes!("../../nets/heian8x8.nnue")),
     ("judkins", include_bytes!("../../nets/judkins.nnue")),
     ("yarishogi", include_bytes!("../../nets/yarishogi.nnue")),
 ];
