@@ -23,6 +23,7 @@ use once_cell::sync::Lazy;
 const BUILTIN: &[(&str, &[u8])] = &[
     ("heian", include_bytes!("../../nets/heian.nnue")),
     ("heian8x8", include_bytes!("../../nets/heian8x8.nnue")),
+    ("heian8x9", include_bytes!("../../nets/heian8x9.nnue")),
     ("heian9x8", include_bytes!("../../nets/heian9x8.nnue")),
     ("judkins", include_bytes!("../../nets/judkins.nnue")),
     ("yarishogi", include_bytes!("../../nets/yarishogi.nnue")),
