@@ -21,6 +21,7 @@ use once_cell::sync::Lazy;
 /// The networks built into the binary, by variant name (see
 /// `nets/PROVENANCE.md` for how each was made).
 const BUILTIN: &[(&str, &[u8])] = &[
+    ("shogi", include_bytes!("../../nets/shogi.nnue")),
     ("heian", include_bytes!("../../nets/heian.nnue")),
     ("heian8x8", include_bytes!("../../nets/heian8x8.nnue")),
     ("heian8x9", include_bytes!("../../nets/heian8x9.nnue")),
