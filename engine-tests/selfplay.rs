@@ -130,9 +130,9 @@ fn play<W: BitWord>(
 
 fn budget(rng: &mut StdRng) -> Budget {
     if rng.gen_bool(0.5) {
-        Budget::Nodes(rng.gen_range(50..1500))
+        Budget::Nodes(rng.gen_range(50..4000))
     } else {
-        Budget::Depth(rng.gen_range(1..4))
+        Budget::Depth(rng.gen_range(1..5))
     }
 }
 
