@@ -87,16 +87,20 @@ struct Flag<'a> {
 
 impl Flag<'_> {
     fn num(&self, lo: u64, hi: u64) -> Result<u64, String> {
-        self.value
-            .parse::<u64>()
-            .ok()
-            .filter(|n| (lo..=hi).contains(n))
-            .ok_or_else(|| self.bad(&format!("{lo}..{hi}")))
+        self.in_range(lo, hi)
     }
 
     fn real(&self, lo: f32, hi: f32) -> Result<f32, String> {
+        self.in_range(lo, hi)
+    }
+
+    /// The value as a `T` within `lo..=hi`.
+    fn in_range<T>(&self, lo: T, hi: T) -> Result<T, String>
+    where
+        T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy,
+    {
         self.value
-            .parse::<f32>()
+            .parse::<T>()
             .ok()
             .filter(|x| (lo..=hi).contains(x))
             .ok_or_else(|| self.bad(&format!("{lo}..{hi}")))

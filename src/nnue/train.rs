@@ -231,6 +231,14 @@ impl Params {
         self.b2 += other.b2;
     }
 
+    /// Sets every value to zero (a fresh gradient).
+    fn clear(&mut self) {
+        for a in [&mut self.w1, &mut self.b1, &mut self.w2] {
+            a.fill(0.0);
+        }
+        self.b2 = 0.0;
+    }
+
     /// Multiplies every value by `k`.
     fn scale(&mut self, k: f32) {
         for a in [&mut self.w1, &mut self.b1, &mut self.w2] {
@@ -450,7 +458,7 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
                     .map(|(g, idx)| {
                         let (p, train, flip) = (&p, &train, &flip);
                         s.spawn(move || {
-                            g.scale(0.0);
+                            g.clear();
                             gradient(p, train, idx, flip, k, cfg.lambda, g)
                         })
                     })
