@@ -1,7 +1,6 @@
-//! Short forced wins: the game search finds those of up to 5 plies (3 in
-//! variants with drops) at two plies beyond their length with the exact
-//! `Score::Mate`, and never reports a longer one as shorter (finding every
-//! one at two plies beyond is an ignored target test).
+//! Short forced wins: the game search finds every one of up to 7 plies at
+//! two plies beyond its length, with the exact `Score::Mate` and a winning
+//! move played.
 //!
 //! `data/short-wins.tsv` holds positions from the ends of decisive self-play
 //! games (`scripts/find_short_wins.py`), so they are not limited to wins the
@@ -102,10 +101,9 @@ fn search<W: BitWord>(pos: &mut Position<W>, depth: u32) -> (Score, Decision) {
     (last.expect("an info line"), best)
 }
 
-/// Checks the data's length by brute force, then the search at `depth`:
-/// with `exact`, it must report `Mate(n)` and play a winning move; without,
-/// it must not claim a win shorter than `n`.
-fn check_row<W: BitWord>(v: &'static Variant, sfen: &str, n: i32, depth: u32, exact: bool) {
+/// Checks the data's length by brute force, then the search at `depth`: it
+/// must report `Mate(n)` and play a winning move.
+fn check_row<W: BitWord>(v: &'static Variant, sfen: &str, n: i32, depth: u32) {
     let mut pos = common::position::<W>(v, sfen);
     let mut brute = Brute { budget: 50_000_000 };
     let shortest = brute
@@ -118,16 +116,6 @@ fn check_row<W: BitWord>(v: &'static Variant, sfen: &str, n: i32, depth: u32, ex
         v.name()
     );
     let (score, best) = search(&mut pos, depth);
-    if !exact {
-        if let Score::Mate(k) = score {
-            assert!(
-                k < 0 || k >= n,
-                "{} {sfen}: mate {k}, shorter than {n}",
-                v.name()
-            );
-        }
-        return;
-    }
     assert_eq!(score, Score::Mate(n), "{} {sfen}: depth {depth}", v.name());
     // The move played is a winning one of that length.
     let Decision::Move { mv, .. } = best else {
@@ -144,27 +132,12 @@ fn check_row<W: BitWord>(v: &'static Variant, sfen: &str, n: i32, depth: u32, ex
     );
 }
 
-/// Runs `check` over the data rows that `keep` (variant, length) accepts.
-fn each_row(keep: impl Fn(&Variant, i32) -> bool, check: impl Fn(&'static Variant, &str, i32)) {
+/// Runs `check` over the data rows.
+fn each_row(check: impl Fn(&'static Variant, &str, i32)) {
     for r in common::rows("short-wins.tsv") {
         let v = Variant::by_name(&r[0]).unwrap();
         let n: i32 = r[2].parse().unwrap();
-        if keep(v, n) {
-            check(v, &r[1], n);
-        }
-    }
-}
-
-/// The longest wins the search finds at two plies beyond their length today:
-/// 5 plies without drops, 3 with. Judkins' root prover tries 5-ply proofs,
-/// but on 500 nodes; with the judkins network one 5-ply win of the data is
-/// then not found at depth 7, and 2000 nodes, which find it, lost 40 +/- 50 Elo at
-/// 2+0.02 (188 games).
-fn promised(v: &Variant) -> i32 {
-    if v.def.drops {
-        3
-    } else {
-        5
+        check(v, &r[1], n);
     }
 }
 
@@ -176,30 +149,7 @@ fn short_wins_are_found_two_plies_beyond_their_length() {
         assert!(n >= 3, "{name} needs short-win positions");
     }
     each_row(
-        |v, n| n <= promised(v),
-        |v, sfen, n| with_width!(Width::for_variant(v), W => check_row::<W>(v, sfen, n, n as u32 + 2, true)),
-    );
-}
-
-#[test]
-fn longer_wins_are_never_reported_shorter() {
-    each_row(
-        |v, n| n > promised(v),
-        |v, sfen, n| with_width!(Width::for_variant(v), W => check_row::<W>(v, sfen, n, n as u32 + 2, false)),
-    );
-}
-
-/// Issue #12 asks for every win of up to 7 plies at two plies beyond its
-/// length. Not met yet: the root prover stops at 5 plies (3 with drops on
-/// the larger boards), as longer proofs cost depth, and the tree search finds
-/// some 7-ply Heian wins and a 5-ply judkins one late. Kept as
-/// the target: `cargo test --release --test short_wins -- --ignored every`.
-#[test]
-#[ignore = "not met yet: see the doc comment"]
-fn every_short_win_is_found_two_plies_beyond_its_length() {
-    each_row(
-        |_, _| true,
-        |v, sfen, n| with_width!(Width::for_variant(v), W => check_row::<W>(v, sfen, n, n as u32 + 2, true)),
+        |v, sfen, n| with_width!(Width::for_variant(v), W => check_row::<W>(v, sfen, n, n as u32 + 2)),
     );
 }
 

@@ -97,6 +97,21 @@ pub const SHORT_WINS_NO_DROPS: ShortWinBudget = ShortWinBudget {
     divisor: 8,
 };
 
+/// A sparse board without drops (at most `SPARSE_PIECES` pieces besides the
+/// kings) is where bare-king hunts happen, and the tree search found some
+/// 7-ply hunts only at depth 13 to 15. With the prover's table such a proof
+/// takes up to about 30k nodes, more than a small tree search's share, hence
+/// the larger minimum; the trees are narrow there.
+pub const SHORT_WINS_SPARSE: ShortWinBudget = ShortWinBudget {
+    plies: 7,
+    min_nodes: 32_000,
+    divisor: 8,
+};
+
+/// Most pieces on the board, kings aside, for `SHORT_WINS_SPARSE` (Heian
+/// starts with 38, its 8-file boards with 30).
+pub const SPARSE_PIECES: u32 = 14;
+
 /// With drops the trees are wide and a proof's nodes dear (each generates
 /// every move): 5-ply proofs cost the shogi search half a ply at 90 ms a
 /// move, and lost Elo at 2+0.02 (commit history). The game search finds

@@ -11,6 +11,13 @@
 //! move is a mate or a baring capture; a quiet move that leaves the opponent
 //! no legal move (a stalemate, also a loss) is not looked for, so such a win,
 //! rare, is reported longer or not at all.
+//!
+//! Results are kept in a `ProofTable` for the whole search: king hunts
+//! transpose a lot, and an attempt that ran out of budget is retried later
+//! with most of its work still known. A kept result was found on one path;
+//! as in any transposition table, the repetitions of another path are not
+//! looked at again (a win that passes a position twice is still a win: a
+//! repetition draws only at the fourth time).
 
 use super::SearchOptions;
 use crate::core::BitWord;
@@ -29,9 +36,87 @@ pub(super) enum Proof {
     Unknown,
 }
 
+/// What the prover knows of a position: the side to move's result is
+/// decided within `yes` plies (it wins there when it is the prover's side,
+/// it loses when it defends), and not within `no` plies.
+#[derive(Copy, Clone, Default)]
+struct Known {
+    key: u64,
+    /// Plies within which it is decided; 0: not known.
+    yes: u8,
+    /// Plies within which it is known not to be decided.
+    no: u8,
+    /// The winning move, with `yes` at the prover's side's positions.
+    mv: Move,
+}
+
+/// Results of the prover, kept for one search (cleared with `clear`).
+pub(super) struct ProofTable {
+    slots: Box<[Known]>,
+}
+
+/// Slots of a `ProofTable` (16 bytes each: 1 MB).
+const PROOF_TABLE_SLOTS: usize = 1 << 16;
+
+impl ProofTable {
+    /// An empty table.
+    pub(super) fn new() -> ProofTable {
+        ProofTable {
+            slots: vec![Known::default(); PROOF_TABLE_SLOTS].into_boxed_slice(),
+        }
+    }
+
+    /// Forgets everything (a new search: another root, another history).
+    pub(super) fn clear(&mut self) {
+        self.slots.fill(Known::default());
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key as usize) & (PROOF_TABLE_SLOTS - 1)
+    }
+
+    /// Some(true) if decided within `n` plies, Some(false) if known not to
+    /// be, None if not known.
+    fn probe(&self, key: u64, n: i32) -> Option<(bool, Move)> {
+        let k = &self.slots[self.slot(key)];
+        if k.key != key {
+            None
+        } else if k.yes != 0 && i32::from(k.yes) <= n {
+            Some((true, k.mv))
+        } else if i32::from(k.no) >= n {
+            Some((false, Move::NONE))
+        } else {
+            None
+        }
+    }
+
+    /// Records that the position is decided within `n` plies (`decided`,
+    /// with the winning move if the prover's side moves) or is not.
+    fn store(&mut self, key: u64, n: i32, decided: bool, mv: Move) {
+        let i = self.slot(key);
+        let k = &mut self.slots[i];
+        if k.key != key {
+            *k = Known {
+                key,
+                ..Known::default()
+            };
+        }
+        let n = n.clamp(0, i32::from(u8::MAX)) as u8;
+        if decided {
+            if k.yes == 0 || n < k.yes {
+                k.yes = n;
+                k.mv = mv;
+            }
+        } else {
+            k.no = k.no.max(n);
+        }
+    }
+}
+
 /// One bounded proof attempt.
 pub(super) struct ShortWin<'o> {
     opts: &'o SearchOptions,
+    table: &'o mut ProofTable,
     nodes: u64,
     budget: u64,
     aborted: bool,
@@ -40,6 +125,8 @@ pub(super) struct ShortWin<'o> {
     root_order: &'o [Move],
     /// Per ply, the attacker move that last won there (tried first).
     killers: [Move; KILLER_PLIES],
+    /// Per ply, the defence that last held there (tried first).
+    defences: [Move; KILLER_PLIES],
 }
 
 /// Plies with a killer move (every proven length fits).
@@ -51,18 +138,21 @@ impl<'o> ShortWin<'o> {
     /// `root_order`: root moves to try first, best first.
     pub(super) fn new(
         opts: &'o SearchOptions,
+        table: &'o mut ProofTable,
         budget: u64,
         stop: &'o mut dyn FnMut() -> bool,
         root_order: &'o [Move],
     ) -> Self {
         ShortWin {
             opts,
+            table,
             nodes: 0,
             budget,
             aborted: false,
             stop,
             root_order,
             killers: [Move::NONE; KILLER_PLIES],
+            defences: [Move::NONE; KILLER_PLIES],
         }
     }
 
@@ -120,6 +210,13 @@ impl<'o> ShortWin<'o> {
         if n < 3 {
             return None;
         }
+        // Not at the root, whose move is played: a key collision elsewhere
+        // costs at most a wrong proof, never an illegal move.
+        if ply > 0 {
+            if let Some((won, m)) = self.table.probe(pos.hash(), n) {
+                return won.then_some(m);
+            }
+        }
         let moves = pos.legal_moves();
         // At the root the game search's order; below, the move that won at
         // this ply before, then checks and captures: a win usually starts
@@ -156,9 +253,11 @@ impl<'o> ShortWin<'o> {
                 if let Some(k) = self.killers.get_mut(ply) {
                     *k = m;
                 }
+                self.table.store(pos.hash(), n, true, m);
                 return Some(m);
             }
         }
+        self.table.store(pos.hash(), n, false, Move::NONE);
         None
     }
 
@@ -181,15 +280,34 @@ impl<'o> ShortWin<'o> {
         if n == 0 {
             return false;
         }
-        for m in moves {
+        if let Some((lost, _)) = self.table.probe(pos.hash(), n) {
+            return lost;
+        }
+        // The defence that held here last time first: a refutation found
+        // early saves proving every other reply lost.
+        let held = self.defences.get(ply).copied().unwrap_or(Move::NONE);
+        let first = moves.iter().position(|&m| m == held);
+        let order = first
+            .into_iter()
+            .chain((0..moves.len()).filter(|&i| Some(i) != first));
+        for i in order {
+            let m = moves[i];
             pos.do_move(m);
             let won = pos.repetition() == Repetition::None
                 && self.win_move(pos, n - 1, ply + 1).is_some();
             pos.undo_move();
-            if !won || self.aborted {
+            if self.aborted {
+                return false;
+            }
+            if !won {
+                if let Some(d) = self.defences.get_mut(ply) {
+                    *d = m;
+                }
+                self.table.store(pos.hash(), n, false, Move::NONE);
                 return false;
             }
         }
+        self.table.store(pos.hash(), n, true, Move::NONE);
         true
     }
 
@@ -209,6 +327,12 @@ impl<'o> ShortWin<'o> {
     /// Appends the line of a win in `n` plies starting with `m`: after each
     /// attacker move, the reply that holds out longest.
     fn line<W: BitWord>(&mut self, pos: &mut Position<W>, m: Move, n: i32, line: &mut Vec<Move>) {
+        // A move from the table is checked: a key collision must not put an
+        // illegal move into the line.
+        if self.aborted || !pos.legal_moves().contains(&m) {
+            self.aborted = true;
+            return;
+        }
         line.push(m);
         pos.do_move(m);
         if n >= 3 && !pos.bare_king_loss() {
@@ -231,5 +355,38 @@ impl<'o> ShortWin<'o> {
             }
         }
         pos.undo_move();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proof_table_keeps_bounds_by_length() {
+        let mut t = ProofTable::new();
+        let m = Move::from_raw(0x123);
+        let key = 0xdead_beef_u64;
+        assert_eq!(t.probe(key, 5), None);
+        // Decided within 5: also within 7, not known within 3.
+        t.store(key, 5, true, m);
+        assert_eq!(t.probe(key, 7), Some((true, m)));
+        assert_eq!(t.probe(key, 5), Some((true, m)));
+        assert_eq!(t.probe(key, 3), None);
+        // Not decided within 3: not within 1 either.
+        t.store(key, 3, false, Move::NONE);
+        assert_eq!(t.probe(key, 1), Some((false, Move::NONE)));
+        assert_eq!(t.probe(key, 5), Some((true, m)));
+        // A shorter decision replaces a longer one, not the other way.
+        let short = Move::from_raw(0x77);
+        t.store(key, 7, true, short);
+        assert_eq!(t.probe(key, 5), Some((true, m)));
+        // Another key in the same slot replaces the entry.
+        let other = key + PROOF_TABLE_SLOTS as u64;
+        t.store(other, 3, false, Move::NONE);
+        assert_eq!(t.probe(key, 7), None);
+        assert_eq!(t.probe(other, 3), Some((false, Move::NONE)));
+        t.clear();
+        assert_eq!(t.probe(other, 3), None);
     }
 }

@@ -7,7 +7,7 @@ use super::driver::Driver;
 use super::history::History;
 use super::params::*;
 use super::picker::MovePicker;
-use super::shortwin::{Proof, ShortWin};
+use super::shortwin::{Proof, ProofTable, ShortWin};
 use super::{Limits, SearchOptions, Signals, TranspositionTable};
 use crate::core::BitWord;
 use crate::eval::{self, EvalTables};
@@ -162,6 +162,8 @@ pub struct Worker {
     proof_next: i32,
     proof_last_budget: u64,
     proof_nodes: u64,
+    /// The prover's results, for the main thread (made on its first search).
+    proofs: Option<ProofTable>,
 }
 
 impl Default for Worker {
@@ -201,6 +203,7 @@ impl Worker {
             proof_next: 1,
             proof_last_budget: 0,
             proof_nodes: 0,
+            proofs: None,
         }
     }
 
@@ -280,6 +283,9 @@ impl Worker {
         // Short wins are proven on the main thread, and only over every legal
         // root move (`searchmoves` would change the question).
         let prove_wins = main && shared.limits.searchmoves.is_empty();
+        if prove_wins {
+            self.proofs.get_or_insert_with(ProofTable::new).clear();
+        }
 
         for depth in 1..=max_depth {
             // A stop that came before this iteration (a helper may start late
@@ -380,6 +386,10 @@ impl Worker {
             SHORT_WINS_SMALL_DROPS
         } else if v.def.drops {
             SHORT_WINS_DROPS
+        } else if pos.occupied().count() <= SPARSE_PIECES + 2 {
+            // Two kings on the board (a kingless side has none to hunt, but
+            // that costs only a smaller threshold).
+            SHORT_WINS_SPARSE
         } else {
             SHORT_WINS_NO_DROPS
         };
@@ -401,7 +411,8 @@ impl Worker {
                 }
                 out
             };
-            let mut prover = ShortWin::new(shared.opts, budget, &mut stop, &order);
+            let table = self.proofs.get_or_insert_with(ProofTable::new);
+            let mut prover = ShortWin::new(shared.opts, table, budget, &mut stop, &order);
             let proof = prover.prove(pos, self.proof_next);
             self.nodes += prover.nodes();
             self.proof_nodes += prover.nodes();
