@@ -346,7 +346,7 @@ impl<'t> DfPn<'t> {
             }
             // A little beyond the runner-up (1 + 1/4), so that the search
             // does not switch between two close children at every step.
-            let second = second.saturating_add(1).min(INF);
+            let second = second.saturating_add(1 + second / 4).min(INF);
             let c = children[best];
             let (cth_pn, cth_dn) = if or {
                 (

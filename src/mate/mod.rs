@@ -1,9 +1,11 @@
 //! Tsume (checkmate problem) solving for `go mate`: a df-pn search over
 //! checks and evasions (`dfpn`) on a table with hand superiority (`table`),
 //! and the answer line read back from the table: the attacker's shortest
-//! proven mate against the defender's longest defence, where a dropped
-//! interposition that only lengthens the mate by its own capture (無駄合,
-//! a useless interposition) does not count as a longer defence.
+//! proven mate against the defender's longest defence. Lengths count every
+//! ply, as KomoringHeights (the reference data's solver) does; only the first
+//! line read from the proof counts a dropped interposition between the king
+//! and a far checker 2 plies short (a crude 無駄合, useless interposition),
+//! to steer past defences that merely lengthen the mate by their capture.
 //!
 //! The attacker is the side to move; it may have no king. Every variant
 //! works: Heian has no drops, and a bare king there is not a mate.
@@ -40,7 +42,8 @@ pub struct MateProgress {
     pub hashfull: u32,
 }
 
-/// Nodes the search for the shortest mate may take beyond twice the proof's.
+/// Nodes the search for the shortest mate may take beyond as many as the
+/// proof took.
 const REFINE_NODES: u64 = 200_000;
 
 /// Nodes each step of shortening a line read from the proof trees may take.
@@ -86,7 +89,7 @@ pub fn solve<W: BitWord>(
         let first = mate_line(&mut dfpn, &mut pos);
         // Making sure of the shortest mate may take far longer than the
         // proof (disproving every shorter mate): a budget of nodes.
-        dfpn.node_budget = dfpn.nodes.saturating_mul(3).saturating_add(REFINE_NODES);
+        dfpn.node_budget = dfpn.nodes.saturating_mul(2).saturating_add(REFINE_NODES);
         log::debug!(
             "mate: proven, proof tree {} plies, first line {:?} plies, {} nodes",
             n.len,
