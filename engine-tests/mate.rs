@@ -161,8 +161,9 @@ fn go_mate_answers_once_and_stops() {
 
 /// The long classic 図巧100番 "寿": a verified mate of the published 611
 /// plies within 5 minutes with a 4 GB table (the line read from the proof is
-/// 631 plies; shortening it from the end finds the 611; ミクロコスモス is not
-/// solved yet, see #12). Slow and memory-hungry, so ignored by default:
+/// 631 plies; shortening it from the end finds the 611; ミクロコスモス is
+/// proven but not answered at its length, see #12). Slow and memory-hungry,
+/// so ignored by default:
 /// `cargo test --release --test mate -- --ignored`
 #[test]
 #[ignore]
