@@ -90,8 +90,9 @@ pub struct ShortWinBudget {
 /// Without drops, on a full board (more than `SPARSE_PIECES` pieces): no
 /// bare-king hunt is near, and the game search finds short mates by checks.
 /// Deeper proofs cost Heian strength there: with 5-ply proofs the engine
-/// scored -43 +/- 49 against no prover after 113 games at 2+0.02 (three
-/// earlier matches of 71 to 197 games leaned the same way).
+/// scored -41.9 +/- 46.9 against no prover after 125 games at 2+0.02
+/// (session 4's four Heian matches of 5- and 7-ply provers, 71 to 200
+/// games, gave -7.4 to -26.8).
 pub const SHORT_WINS_NO_DROPS: ShortWinBudget = ShortWinBudget {
     plies: 3,
     min_nodes: 500,
@@ -100,7 +101,7 @@ pub const SHORT_WINS_NO_DROPS: ShortWinBudget = ShortWinBudget {
 
 /// A sparse board without drops (at most `SPARSE_PIECES` pieces besides the
 /// kings) is where bare-king hunts happen, and the tree search found some
-/// 7-ply hunts only at depth 13 to 15. With the prover's table such a proof
+/// 7-ply hunts only at depth 13 to 15, or not by depth 15. With the prover's table such a proof
 /// takes up to about 30k nodes, more than a small tree search's share, hence
 /// the larger minimum; the trees are narrow there.
 pub const SHORT_WINS_SPARSE: ShortWinBudget = ShortWinBudget {

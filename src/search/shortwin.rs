@@ -53,6 +53,9 @@ struct Known {
 /// Results of the prover, kept for one search (cleared with `clear`).
 pub(super) struct ProofTable {
     slots: Box<[Known]>,
+    /// Whether anything was stored since the last `clear` (most searches
+    /// store nothing: their proofs are too short to ask the table).
+    used: bool,
 }
 
 /// Slots of a `ProofTable` (16 bytes each: 1 MB).
@@ -63,12 +66,16 @@ impl ProofTable {
     pub(super) fn new() -> ProofTable {
         ProofTable {
             slots: vec![Known::default(); PROOF_TABLE_SLOTS].into_boxed_slice(),
+            used: false,
         }
     }
 
     /// Forgets everything (a new search: another root, another history).
     pub(super) fn clear(&mut self) {
-        self.slots.fill(Known::default());
+        if self.used {
+            self.slots.fill(Known::default());
+            self.used = false;
+        }
     }
 
     fn slot(&self, key: u64) -> usize {
@@ -93,6 +100,7 @@ impl ProofTable {
     /// Records that the position is decided within `n` plies (`decided`,
     /// with the winning move if the prover's side moves) or is not.
     fn store(&mut self, key: u64, n: i32, decided: bool, mv: Move) {
+        self.used = true;
         let i = self.slot(key);
         let k = &mut self.slots[i];
         if k.key != key {
@@ -273,15 +281,19 @@ impl<'o> ShortWin<'o> {
         if pos.repetition() != Repetition::None || (self.opts.declaration && pos.can_declare()) {
             return false;
         }
+        // Before generating moves: a hit saves that. (With no plies left
+        // the answer is whether a move exists, which the table does not keep.)
+        if n > 0 {
+            if let Some((lost, _)) = self.table.probe(pos.hash(), n) {
+                return lost;
+            }
+        }
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return true;
         }
         if n == 0 {
             return false;
-        }
-        if let Some((lost, _)) = self.table.probe(pos.hash(), n) {
-            return lost;
         }
         // The defence that held here last time first: a refutation found
         // early saves proving every other reply lost.

@@ -162,7 +162,7 @@ pub struct Worker {
     proof_next: i32,
     proof_last_budget: u64,
     proof_nodes: u64,
-    /// The prover's results, for the main thread (made on its first search).
+    /// The prover's results, for the main thread (made on its first proof).
     proofs: Option<ProofTable>,
 }
 
@@ -283,8 +283,8 @@ impl Worker {
         // Short wins are proven on the main thread, and only over every legal
         // root move (`searchmoves` would change the question).
         let prove_wins = main && shared.limits.searchmoves.is_empty();
-        if prove_wins {
-            self.proofs.get_or_insert_with(ProofTable::new).clear();
+        if let Some(table) = self.proofs.as_mut() {
+            table.clear();
         }
 
         for depth in 1..=max_depth {
