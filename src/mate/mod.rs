@@ -224,6 +224,12 @@ pub fn shortest_line<W: BitWord>(
             );
             return None;
         }
+        log::trace!(
+            "mate: within {} plies: {}, {} nodes",
+            shortest - 2,
+            if n.pn == 0 { "proven" } else { "disproven" },
+            dfpn.nodes
+        );
         if n.pn != 0 {
             break;
         }

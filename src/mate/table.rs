@@ -22,7 +22,9 @@ pub const NO_LIMIT: u16 = u16::MAX;
 /// Entries per bucket: one board's entries (several hands) share a bucket.
 const BUCKET_ENTRIES: usize = 8;
 
-/// One position's numbers.
+/// One position's numbers. A proof and a disproof under the same hand share
+/// the entry: a mate of 21 plies that is not a mate within 19 keeps both
+/// bounds, as searches for shorter mates ask for both in turn.
 #[derive(Copy, Clone, Default)]
 #[repr(C)]
 struct Entry {
@@ -30,17 +32,28 @@ struct Entry {
     key: u64,
     /// Attacker's hand, packed.
     hand: u64,
+    /// Proof and disproof numbers of the last search that did not end
+    /// (with `OPEN`; a proof or disproof stored later clears it).
     pn: u32,
     dn: u32,
-    /// Mate length in plies (proven entries).
+    /// With `PROVEN`: mate within this many plies.
     len: u16,
-    /// Disproven entries: the most plies the disproof covers (`NO_LIMIT`:
-    /// no mate at all).
+    /// With `DISPROVEN`: no mate within this many plies (`NO_LIMIT`: none
+    /// at all).
     limit: u16,
     /// Work behind the entry: log2 of the nodes searched below it, plus one.
     work: u8,
-    _pad: [u8; 3],
+    /// `PROVEN`, `DISPROVEN`, `OPEN`.
+    flags: u8,
+    _pad: [u8; 2],
 }
+
+/// `Entry::flags`: a mate within `len` is known.
+const PROVEN: u8 = 1;
+/// `Entry::flags`: no mate within `limit` is known.
+const DISPROVEN: u8 = 2;
+/// `Entry::flags`: `pn` and `dn` hold an unfinished search's numbers.
+const OPEN: u8 = 4;
 
 const _: () = assert!(std::mem::size_of::<Entry>() == 32);
 
@@ -108,7 +121,7 @@ impl MateTable {
             if e.key != key {
                 continue;
             }
-            if e.pn == 0 && e.len <= plies && Hand::packed_covers(hand, e.hand) {
+            if e.flags & PROVEN != 0 && e.len <= plies && Hand::packed_covers(hand, e.hand) {
                 return Some(Numbers {
                     pn: 0,
                     dn: INF,
@@ -116,7 +129,7 @@ impl MateTable {
                     hand: e.hand,
                 });
             }
-            if e.dn == 0 && plies <= e.limit && Hand::packed_covers(e.hand, hand) {
+            if e.flags & DISPROVEN != 0 && plies <= e.limit && Hand::packed_covers(e.hand, hand) {
                 return Some(Numbers {
                     pn: INF,
                     dn: 0,
@@ -124,11 +137,11 @@ impl MateTable {
                     hand,
                 });
             }
-            if e.hand == hand && e.pn != 0 && e.dn != 0 {
+            if e.hand == hand && e.flags & OPEN != 0 {
                 exact = Some(Numbers {
                     pn: e.pn,
                     dn: e.dn,
-                    len: e.len,
+                    len: 0,
                     hand,
                 });
             }
@@ -146,20 +159,25 @@ impl MateTable {
         let b = self.bucket(key);
         let mut slot = 0;
         let mut least = u8::MAX;
+        let mut same = false;
         for (i, e) in b.0.iter().enumerate() {
             if e.key == key && e.hand == hand {
                 slot = i;
+                same = true;
                 break;
             }
             // A proof makes the same board's entries with more attacker
-            // pieces and no shorter proof redundant; a disproof those with
-            // fewer pieces and no longer reach.
+            // pieces and no shorter proof (nor any disproof) redundant; a
+            // disproof those with fewer pieces and no longer reach (nor any
+            // proof).
             let redundant = e.key == key
                 && ((n.pn == 0
-                    && (e.pn != 0 || e.len >= n.len)
+                    && e.flags & DISPROVEN == 0
+                    && (e.flags & PROVEN == 0 || e.len >= n.len)
                     && Hand::packed_covers(e.hand, hand))
                     || (n.dn == 0
-                        && (e.dn != 0 || e.limit <= plies)
+                        && e.flags & PROVEN == 0
+                        && (e.flags & DISPROVEN == 0 || e.limit <= plies)
                         && Hand::packed_covers(hand, e.hand)));
             let w = if e.key == 0 || redundant { 0 } else { e.work };
             if w < least {
@@ -168,21 +186,39 @@ impl MateTable {
             }
         }
         let e = &mut b.0[slot];
-        let work = if e.key == key && e.hand == hand {
-            work.max(e.work)
+        if !same {
+            *e = Entry {
+                key,
+                hand,
+                ..Entry::default()
+            };
+        }
+        e.work = e.work.max(work);
+        if n.pn == 0 {
+            e.len = if e.flags & PROVEN != 0 {
+                e.len.min(n.len)
+            } else {
+                n.len
+            };
+            e.flags = (e.flags | PROVEN) & !OPEN;
+            if e.flags & DISPROVEN != 0 && e.limit >= e.len {
+                e.flags &= !DISPROVEN;
+            }
+        } else if n.dn == 0 {
+            e.limit = if e.flags & DISPROVEN != 0 {
+                e.limit.max(plies)
+            } else {
+                plies
+            };
+            e.flags = (e.flags | DISPROVEN) & !OPEN;
+            if e.flags & PROVEN != 0 && e.len <= e.limit {
+                e.flags &= !PROVEN;
+            }
         } else {
-            work
-        };
-        *e = Entry {
-            key,
-            hand,
-            pn: n.pn,
-            dn: n.dn,
-            len: n.len,
-            limit: plies,
-            work,
-            _pad: [0; 3],
-        };
+            e.pn = n.pn;
+            e.dn = n.dn;
+            e.flags |= OPEN;
+        }
     }
 
     /// Used slots per thousand, from a sample.
@@ -291,6 +327,38 @@ mod tests {
         assert_eq!(t.probe(8, h, 5).map(|n| n.dn), Some(0));
         assert_eq!(t.probe(8, h, 3).map(|n| n.dn), Some(0));
         assert_eq!(t.probe(8, h, 7), None);
+    }
+
+    #[test]
+    fn a_proof_and_a_disproof_share_an_entry() {
+        let mut t = MateTable::try_new(1).unwrap();
+        let h = hand([0, 1, 0, 0, 0, 0, 0, 0]);
+        let proof = Numbers {
+            pn: 0,
+            dn: INF,
+            len: 21,
+            hand: h,
+        };
+        let disproof = Numbers {
+            pn: INF,
+            dn: 0,
+            len: 0,
+            hand: h,
+        };
+        // Mate in 21, not within 19: both bounds stay, in either order.
+        for (a, b) in [(proof, disproof), (disproof, proof)] {
+            let key = 0x5eed ^ u64::from(a.pn);
+            t.store(key, h, a, 10, 19);
+            t.store(key, h, b, 10, 19);
+            assert_eq!(t.probe(key, h, 21).map(|n| (n.pn, n.len)), Some((0, 21)));
+            assert_eq!(t.probe(key, h, 19).map(|n| n.dn), Some(0));
+            assert_eq!(t.probe(key, h, 20), None);
+            // Facts that contradict (only a key collision makes them): the
+            // newer one stays.
+            let short = Numbers { len: 17, ..proof };
+            t.store(key, h, short, 10, 17);
+            assert_eq!(t.probe(key, h, 19).map(|n| (n.pn, n.len)), Some((0, 17)));
+        }
     }
 
     #[test]
