@@ -199,6 +199,16 @@ impl<'t> DfPn<'t> {
         for c in out.iter_mut() {
             if c.path_dependent {
                 c.n = DISPROVEN;
+            } else if or && child_left == 0 {
+                // The last ply: mated now or not mated within the limit,
+                // known without a search (nor a probe).
+                pos.do_move(c.mv);
+                c.n = if pos.has_legal_move() {
+                    disproven_within(0, false)
+                } else {
+                    self.mated(pos)
+                };
+                pos.undo_move();
             } else if let Some(n) = self.table.probe(c.key, c.hand, child_left) {
                 c.n = n;
             } else if or {
@@ -300,7 +310,7 @@ impl<'t> DfPn<'t> {
         if left == 0 {
             // No plies left: mated now, or no mate within the limit.
             let n = if or || pos.has_legal_move() {
-                DISPROVEN
+                disproven_within(0, or)
             } else {
                 self.mated(pos)
             };
@@ -377,7 +387,16 @@ impl<'t> DfPn<'t> {
             // kept: elsewhere the position may mate.
             if !(found.path_dependent && found.n.dn == 0) {
                 let work = self.nodes - start_nodes + 1;
-                self.table.store(key, hand, found.n, work, left);
+                // A disproof is kept with all it shows, which may reach
+                // beyond this search's limit (a disproof of the unlimited
+                // search below, or no check at all).
+                let plies = if found.n.dn == 0 {
+                    debug_assert!(found.n.len >= left, "{} < {left}", found.n.len);
+                    found.n.len.max(left)
+                } else {
+                    left
+                };
+                self.table.store(key, hand, found.n, work, plies);
             }
         }
         found
@@ -429,13 +448,31 @@ const UNKNOWN: Numbers = Numbers {
     hand: 0,
 };
 
-/// Numbers of a position without a mate.
+/// Numbers of a position without a mate (`len`: within any number of
+/// plies).
 const DISPROVEN: Numbers = Numbers {
     pn: INF,
     dn: 0,
-    len: 0,
+    len: NO_LIMIT,
     hand: 0,
 };
+
+/// Numbers of a position (attacker to move if `or`) with no mate within
+/// `plies`: the reach is rounded up to the next length a mate could not
+/// have (the attacker mates in an odd number of plies, the defender is
+/// mated in an even number).
+fn disproven_within(plies: u16, or: bool) -> Numbers {
+    let odd = plies % 2 == 1;
+    let plies = if plies != NO_LIMIT && odd == or {
+        plies + 1
+    } else {
+        plies
+    };
+    Numbers {
+        len: plies,
+        ..DISPROVEN
+    }
+}
 
 /// A node's numbers from its children's: OR takes the least proof number and
 /// for the disproof number the largest plus one per other open child (a
@@ -447,6 +484,10 @@ fn summarize(children: &[Child], or: bool) -> (Numbers, bool) {
     let mut dn_min = INF;
     let mut len_min = u16::MAX;
     let mut len_max = 0u16;
+    // Reach of the disproven children: the least, and the greatest of
+    // those that do not rest on the path.
+    let mut reach_min = NO_LIMIT;
+    let mut reach_max = 0u16;
     let mut dependent = false;
     let (mut pn_max, mut dn_max, mut open_pn, mut open_dn) = (0u32, 0u32, 0u32, 0u32);
     for c in children.iter().filter(|c| !c.hidden) {
@@ -459,6 +500,12 @@ fn summarize(children: &[Child], or: bool) -> (Numbers, bool) {
         if c.n.pn == 0 {
             len_min = len_min.min(c.n.len);
             len_max = len_max.max(c.n.len);
+        }
+        if c.n.dn == 0 {
+            reach_min = reach_min.min(c.n.len);
+            if !c.path_dependent {
+                reach_max = reach_max.max(c.n.len);
+            }
         }
         dependent |= c.path_dependent;
     }
@@ -479,6 +526,12 @@ fn summarize(children: &[Child], or: bool) -> (Numbers, bool) {
             // No check: no mate.
             return (DISPROVEN, false);
         }
+        if dn_sum == 0 {
+            return (
+                disproven_within(reach_min.saturating_add(1), true),
+                dependent,
+            );
+        }
         let len = if pn_min == 0 { len_min + 1 } else { 0 };
         (
             Numbers {
@@ -487,7 +540,7 @@ fn summarize(children: &[Child], or: bool) -> (Numbers, bool) {
                 len,
                 hand: 0,
             },
-            dependent && dn_sum == 0,
+            false,
         )
     } else {
         if children.is_empty() {
@@ -507,6 +560,12 @@ fn summarize(children: &[Child], or: bool) -> (Numbers, bool) {
             && children
                 .iter()
                 .all(|c| c.hidden || c.n.dn != 0 || c.path_dependent);
+        if dn_min == 0 {
+            return (
+                disproven_within(reach_max.saturating_add(1), false),
+                dependent,
+            );
+        }
         (
             Numbers {
                 pn: pn_sum,

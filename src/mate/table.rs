@@ -70,7 +70,8 @@ pub struct Numbers {
     pub pn: u32,
     /// Disproof number (0: disproven).
     pub dn: u32,
-    /// Mate length in plies when proven.
+    /// Mate length in plies when proven; when disproven, the plies within
+    /// which there is no mate (`NO_LIMIT`: none at all).
     pub len: u16,
     /// When proven: the proof hand, the attacker's pieces the mate needs
     /// (packed); it is what a proven entry is stored under.
@@ -133,7 +134,7 @@ impl MateTable {
                 return Some(Numbers {
                     pn: INF,
                     dn: 0,
-                    len: 0,
+                    len: e.limit,
                     hand,
                 });
             }
