@@ -29,7 +29,9 @@ struct Child {
     n: Numbers,
     /// A drop on a square where another kind's drop comes first: searched
     /// only once that one is proven (most interpositions fail alike, and the
-    /// first proof usually covers the rest by hand superiority).
+    /// first proof usually covers the rest by hand superiority). With a
+    /// limit, the weakest kind comes first: its capture gives the attacker
+    /// least, so it is the likeliest to hold, which a disproof needs.
     hidden: bool,
     /// Disproven by a repetition on the path (not storable).
     path_dependent: bool,
@@ -167,11 +169,23 @@ impl<'t> DfPn<'t> {
         out: &mut Vec<Child>,
     ) {
         out.clear();
-        let moves = if or {
+        let mut moves = if or {
             pos.legal_checks()
         } else {
             pos.legal_moves()
         };
+        if !or && self.limit != NO_LIMIT {
+            // Drops come last, by kind in hand order (strongest first):
+            // reversed, the weakest kind comes first on each square. Only
+            // in a search with a limit, whose work is disproofs: the
+            // unlimited search (proofs) keeps the strongest first.
+            let first = moves
+                .iter()
+                .position(|m| m.is_drop())
+                .unwrap_or(moves.len());
+            debug_assert!(moves[first..].iter().all(|m| m.is_drop()));
+            moves[first..].reverse();
+        }
         // First the keys (and a prefetch of their buckets), then the probes:
         // the table is large and each probe a likely cache miss.
         let mut drop_squares = Bitboard::<W>::EMPTY;
