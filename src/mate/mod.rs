@@ -1,7 +1,9 @@
 //! Tsume (checkmate problem) solving for `go mate`: a df-pn search over
 //! checks and evasions (`dfpn`) on a table with hand superiority (`table`),
 //! and the answer line read back from the table: the attacker's shortest
-//! proven mate against the defender's longest defence. Lengths count every
+//! proven mate against the defender's longest defence, or, when the search
+//! for it runs out of budget, a line read from the proof trees and shortened
+//! from its end (whose defences may not be the longest). Lengths count every
 //! ply, as KomoringHeights (the reference data's solver) does; only the first
 //! line read from the proof counts a dropped interposition between the king
 //! and a far checker 2 plies short (a crude 無駄合, useless interposition),
