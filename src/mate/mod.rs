@@ -2,8 +2,9 @@
 //! checks and evasions (`dfpn`) on a table with hand superiority (`table`),
 //! and the answer line read back from the table: the attacker's shortest
 //! proven mate against the defender's longest defence, or, when the search
-//! for it runs out of budget, a line read from the proof trees and shortened
-//! from its end (whose defences may not be the longest). Lengths count every
+//! for it runs out of budget, a line read from the proof trees, shortened
+//! from its end and then lengthened where a defence is shown (on a small
+//! budget) to last longer than the line's. Lengths count every
 //! ply, as KomoringHeights (the reference data's solver) does; only the first
 //! line read from the proof counts a dropped interposition between the king
 //! and a far checker 2 plies short (a crude 無駄合, useless interposition),
@@ -106,7 +107,10 @@ pub fn solve<W: BitWord>(
         );
         let line = match (exact, first) {
             (Some(line), _) => Some(line),
-            (None, Some(line)) => Some(polish(&mut dfpn, &mut pos, line)),
+            (None, Some(line)) => {
+                let line = polish(&mut dfpn, &mut pos, line);
+                Some(lengthen(&mut dfpn, &mut pos, line))
+            }
             (None, None) => None,
         };
         match line {
@@ -285,6 +289,84 @@ fn polish<W: BitWord>(
     line
 }
 
+/// Nodes each check of a defence against a line may take.
+const LENGTHEN_STEP_NODES: u64 = 2_000;
+
+/// Most defences `lengthen` replaces.
+const LENGTHEN_ROUNDS: usize = 32;
+
+/// Checks a shortened line's defences from its end backwards: a defence
+/// shown (on a small budget) not to be mated within the plies the line's
+/// own defence takes is longer, and replaces it, with a shortened line read
+/// from the proof trees after it.
+fn lengthen<W: BitWord>(
+    dfpn: &mut DfPn<'_>,
+    pos: &mut Position<W>,
+    mut line: Vec<Move>,
+) -> Vec<Move> {
+    let mut rounds = 0;
+    let last_defence = |len: usize| if len >= 2 { (len - 2) | 1 } else { 0 };
+    let mut j = last_defence(line.len());
+    while j >= 1 && rounds < LENGTHEN_ROUNDS && !dfpn.aborted {
+        for &m in &line[..j] {
+            pos.do_move(m);
+        }
+        let t = (line.len() - j) as u16;
+        let mut longer = None;
+        for d in pos.legal_moves() {
+            if d == line[j] {
+                continue;
+            }
+            dfpn.out_of_budget = false;
+            dfpn.node_budget = dfpn.nodes.saturating_add(LENGTHEN_STEP_NODES);
+            let mated = t < 2 || mates_within(dfpn, pos, d, t - 1);
+            dfpn.limit = NO_LIMIT;
+            if !mated && !dfpn.out_of_budget && !dfpn.aborted {
+                longer = Some(d);
+                break;
+            }
+        }
+        let tail = longer.and_then(|d| {
+            pos.do_move(d);
+            dfpn.out_of_budget = false;
+            dfpn.node_budget = dfpn.nodes.saturating_add(POLISH_STEP_NODES * 10);
+            // Proven (the table may have lost it), then read and shortened.
+            let proven = dfpn.solve(pos).pn == 0;
+            let tail = if proven { mate_line(dfpn, pos) } else { None };
+            let tail = tail.map(|t| polish(dfpn, pos, t));
+            pos.undo_move();
+            tail.map(|t| (d, t))
+        });
+        for _ in 0..j {
+            pos.undo_move();
+        }
+        match tail {
+            // A defence proven to last longer is taken even if the line read
+            // after it is not longer yet: the walk from the end lengthens
+            // that line's own defences in turn.
+            Some((d, t)) => {
+                log::debug!(
+                    "mate: defence {j} lengthened from {} to {}",
+                    line.len() - j,
+                    t.len() + 1
+                );
+                line.truncate(j);
+                line.push(d);
+                line.extend(t);
+                rounds += 1;
+                j = last_defence(line.len());
+            }
+            _ => {
+                if j < 2 {
+                    break;
+                }
+                j -= 2;
+            }
+        }
+    }
+    line
+}
+
 /// Whether the position after `m` has a mate within `plies` (solved if the
 /// table does not know).
 fn mates_within<W: BitWord>(
@@ -436,6 +518,66 @@ mod tests {
     fn no_check_means_no_mate() {
         let a = solve_sfen("shogi", "4k4/9/9/9/9/9/9/9/9 b P2r2b4g4s4n4l16p 1");
         assert_eq!(a, MateAnswer::NoMate);
+    }
+
+    /// A line whose first defence is not the longest (a shorter mate after
+    /// another defence) is lengthened back to the published length.
+    #[test]
+    fn a_short_defence_is_lengthened() {
+        let mut tried = 0;
+        for (sfen, published) in [
+            ("9/9/9/1B7/9/7+S1/7+R1/9/8k b rb4g3s4n4l18p 1", 11),
+            ("6Snl/8k/9/8s/8s/9/9/9/9 b RGSr2b3g3n3l18p 1", 9),
+            ("8k/8p/9/9/9/9/9/9/R6L1 b r2b4g4s4n3l17p 1", 15),
+        ] {
+            let v = Variant::by_name("shogi").unwrap();
+            let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
+            let MateAnswer::Mate(line) = solve_sfen("shogi", sfen) else {
+                panic!("{sfen}: no mate");
+            };
+            assert_eq!(line.len(), published, "{sfen}");
+            let attacker = pos.side_to_move();
+            let mut table = MateTable::try_new(16).unwrap();
+            let mut poll = |_: u64, _: &MateTable| false;
+            let mut dfpn = DfPn::new(&pos, attacker, &mut table, &mut poll);
+            pos.do_move(line[0]);
+            // The quickest-mated other first defence, and its mate.
+            let mut short: Option<Vec<Move>> = None;
+            for d in pos.legal_moves() {
+                if d == line[1] {
+                    continue;
+                }
+                pos.do_move(d);
+                dfpn.limit = NO_LIMIT;
+                let n = dfpn.solve(&mut pos);
+                let tail = if n.pn == 0 {
+                    shortest_line(&mut dfpn, &mut pos, n.len)
+                } else {
+                    None
+                };
+                pos.undo_move();
+                if let Some(t) = tail.filter(|t| t.len() + 2 < published) {
+                    if short.as_ref().is_none_or(|s| t.len() + 1 < s.len()) {
+                        short = Some([vec![d], t].concat());
+                    }
+                }
+            }
+            pos.undo_move();
+            let Some(short) = short else { continue };
+            tried += 1;
+            let bad = [vec![line[0]], short].concat();
+            assert!(bad.len() < published);
+            let fixed = lengthen(&mut dfpn, &mut pos, bad.clone());
+            assert_eq!(fixed.len(), published, "{sfen}: from {}", bad.len());
+            // Still a mate line: checks, legal defences, mate at the end.
+            for (i, &m) in fixed.iter().enumerate() {
+                assert!(pos.legal_moves().contains(&m), "{sfen}: ply {i}");
+                pos.do_move(m);
+                assert!(i % 2 == 1 || pos.in_check(), "{sfen}: ply {i}");
+            }
+            assert!(!pos.has_legal_move() && pos.in_check(), "{sfen}: not mate");
+        }
+        assert!(tried >= 2, "{tried}");
     }
 
     /// Mate within `plies` by brute force over checks and evasions.
