@@ -214,14 +214,9 @@ impl<'t> DfPn<'t> {
             if c.path_dependent {
                 c.n = DISPROVEN;
             } else if or && child_left == 0 {
-                // The last ply: mated now or not mated within the limit,
-                // known without a search (nor a probe).
+                // The last ply: known without a search (nor a probe).
                 pos.do_move(c.mv);
-                c.n = if pos.has_legal_move() {
-                    disproven_within(0, false)
-                } else {
-                    self.mated(pos)
-                };
+                c.n = self.at_horizon(pos, false);
                 pos.undo_move();
             } else if let Some(n) = self.table.probe(c.key, c.hand, child_left) {
                 c.n = n;
@@ -283,6 +278,16 @@ impl<'t> DfPn<'t> {
         }
     }
 
+    /// The numbers of a position with no plies left: mated now, or no mate
+    /// within the limit.
+    fn at_horizon<W: BitWord>(&self, pos: &Position<W>, or: bool) -> Numbers {
+        if or || pos.has_legal_move() {
+            disproven_within(0, or)
+        } else {
+            self.mated(pos)
+        }
+    }
+
     /// Proof hand `ph` at an AND node, raised to all the attacker holds of
     /// every kind the defender lacks.
     fn withheld<W: BitWord>(&self, pos: &Position<W>, ph: u64) -> u64 {
@@ -322,14 +327,8 @@ impl<'t> DfPn<'t> {
         let or = pos.side_to_move() == self.attacker;
         let left = self.plies_left(ply);
         if left == 0 {
-            // No plies left: mated now, or no mate within the limit.
-            let n = if or || pos.has_legal_move() {
-                disproven_within(0, or)
-            } else {
-                self.mated(pos)
-            };
             return Found {
-                n,
+                n: self.at_horizon(pos, or),
                 path_dependent: false,
             };
         }

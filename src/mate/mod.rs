@@ -319,7 +319,8 @@ fn lengthen<W: BitWord>(
             }
             dfpn.out_of_budget = false;
             dfpn.node_budget = dfpn.nodes.saturating_add(LENGTHEN_STEP_NODES);
-            let mated = t < 2 || mates_within(dfpn, pos, d, t - 1);
+            // A line ends with the attacker's move: `t` is at least 2.
+            let mated = mates_within(dfpn, pos, d, t - 1);
             dfpn.limit = NO_LIMIT;
             if !mated && !dfpn.out_of_budget && !dfpn.aborted {
                 longer = Some(d);

@@ -241,24 +241,33 @@ mod tests {
         u64::from_le_bytes(counts)
     }
 
+    /// A proof of `len` plies needing hand `h`.
+    fn proof(len: u16, h: u64) -> Numbers {
+        Numbers {
+            pn: 0,
+            dn: INF,
+            len,
+            hand: h,
+        }
+    }
+
+    /// A disproof (its reach is the `plies` given to `store`).
+    fn disproof(h: u64) -> Numbers {
+        Numbers {
+            pn: INF,
+            dn: 0,
+            len: 0,
+            hand: h,
+        }
+    }
+
     #[test]
     fn superior_hands_share_proofs_and_disproofs() {
         let mut t = MateTable::try_new(1).unwrap();
         let key = 0xdead_beef_0000_1234;
         let h = hand([1, 0, 2, 0, 0, 0, 0, 0]);
         assert_eq!(t.probe(key, h, NO_LIMIT), None);
-        t.store(
-            key,
-            h,
-            Numbers {
-                pn: 0,
-                dn: INF,
-                len: 7,
-                hand: h,
-            },
-            100,
-            NO_LIMIT,
-        );
+        t.store(key, h, proof(7, h), 100, NO_LIMIT);
         // More attacker pieces: still proven.
         let more = hand([1, 1, 2, 0, 0, 0, 0, 0]);
         assert_eq!(
@@ -268,18 +277,7 @@ mod tests {
         // Fewer: unknown.
         assert_eq!(t.probe(key, hand([0, 0, 2, 0, 0, 0, 0, 0]), NO_LIMIT), None);
         let other = 0x1111_2222_3333_4444;
-        t.store(
-            other,
-            more,
-            Numbers {
-                pn: INF,
-                dn: 0,
-                len: 0,
-                hand: more,
-            },
-            100,
-            NO_LIMIT,
-        );
+        t.store(other, more, disproof(more), 100, NO_LIMIT);
         assert_eq!(t.probe(other, h, NO_LIMIT).map(|n| n.dn), Some(0));
         assert_eq!(
             t.probe(other, hand([2, 1, 2, 0, 0, 0, 0, 0]), NO_LIMIT),
@@ -308,23 +306,11 @@ mod tests {
     fn proofs_and_disproofs_have_a_length() {
         let mut t = MateTable::try_new(1).unwrap();
         let h = hand([1, 0, 0, 0, 0, 0, 0, 0]);
-        let proof = Numbers {
-            pn: 0,
-            dn: INF,
-            len: 9,
-            hand: h,
-        };
-        t.store(7, h, proof, 10, NO_LIMIT);
+        t.store(7, h, proof(9, h), 10, NO_LIMIT);
         assert_eq!(t.probe(7, h, 9).map(|n| n.len), Some(9));
         assert_eq!(t.probe(7, h, 7), None);
-        let disproof = Numbers {
-            pn: INF,
-            dn: 0,
-            len: 0,
-            hand: h,
-        };
         // No mate within 5 plies: says nothing of 7.
-        t.store(8, h, disproof, 10, 5);
+        t.store(8, h, disproof(h), 10, 5);
         assert_eq!(t.probe(8, h, 5).map(|n| n.dn), Some(0));
         assert_eq!(t.probe(8, h, 3).map(|n| n.dn), Some(0));
         assert_eq!(t.probe(8, h, 7), None);
@@ -334,20 +320,8 @@ mod tests {
     fn a_proof_and_a_disproof_share_an_entry() {
         let mut t = MateTable::try_new(1).unwrap();
         let h = hand([0, 1, 0, 0, 0, 0, 0, 0]);
-        let proof = Numbers {
-            pn: 0,
-            dn: INF,
-            len: 21,
-            hand: h,
-        };
-        let disproof = Numbers {
-            pn: INF,
-            dn: 0,
-            len: 0,
-            hand: h,
-        };
         // Mate in 21, not within 19: both bounds stay, in either order.
-        for (a, b) in [(proof, disproof), (disproof, proof)] {
+        for (a, b) in [(proof(21, h), disproof(h)), (disproof(h), proof(21, h))] {
             let key = 0x5eed ^ u64::from(a.pn);
             t.store(key, h, a, 10, 19);
             t.store(key, h, b, 10, 19);
@@ -356,8 +330,7 @@ mod tests {
             assert_eq!(t.probe(key, h, 20), None);
             // Facts that contradict (only a key collision makes them): the
             // newer one stays.
-            let short = Numbers { len: 17, ..proof };
-            t.store(key, h, short, 10, 17);
+            t.store(key, h, proof(17, h), 10, 17);
             assert_eq!(t.probe(key, h, 19).map(|n| (n.pn, n.len)), Some((0, 17)));
         }
     }
