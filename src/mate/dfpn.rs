@@ -139,6 +139,12 @@ impl<'t> DfPn<'t> {
         self.table.probe(key, hand, plies)
     }
 
+    /// The shortest mate the table knows from `pos`.
+    pub fn probe_shortest<W: BitWord>(&mut self, pos: &Position<W>) -> Option<Numbers> {
+        let (key, hand) = (self.board_key(pos), self.attacker_hand(pos));
+        self.table.probe_shortest(key, hand)
+    }
+
     /// Plies left for the mate at `ply` from the root.
     #[inline]
     fn plies_left(&self, ply: usize) -> u16 {

@@ -99,19 +99,29 @@ pub fn solve<W: BitWord>(
             first.as_ref().map(Vec::len),
             dfpn.nodes
         );
-        let exact = shortest_line(&mut dfpn, &mut pos, n.len);
-        log::debug!(
-            "mate: shortest line {:?} plies, {} nodes",
-            exact.as_ref().map(Vec::len),
-            dfpn.nodes
-        );
-        let line = match (exact, first) {
-            (Some(line), _) => Some(line),
-            (None, Some(line)) => {
-                let line = polish(&mut dfpn, &mut pos, line);
-                Some(lengthen(&mut dfpn, &mut pos, line))
+        let line = match shortest_line(&mut dfpn, &mut pos, n.len) {
+            Refined::Exact(line) => {
+                log::debug!(
+                    "mate: shortest line {} plies, {} nodes",
+                    line.len(),
+                    dfpn.nodes
+                );
+                Some(line)
             }
-            (None, None) => None,
+            Refined::Within(bound) => {
+                // The bound's proof trees give a line close to it; the first
+                // line is kept for when the table lost too much of them.
+                let bounded = bounded_line(&mut dfpn, &mut pos, bound);
+                log::debug!(
+                    "mate: a mate within {bound} plies, a line of {:?} plies read within it, {} nodes",
+                    bounded.as_ref().map(Vec::len),
+                    dfpn.nodes
+                );
+                bounded.or(first).map(|line| {
+                    let line = polish(&mut dfpn, &mut pos, line);
+                    lengthen(&mut dfpn, &mut pos, line)
+                })
+            }
         };
         match line {
             Some(line) => MateAnswer::Mate(line),
@@ -210,15 +220,20 @@ pub fn mate_line<W: BitWord>(dfpn: &mut DfPn<'_>, pos: &mut Position<W>) -> Opti
     result.map(|_| line)
 }
 
+/// What the search for the shortest mate found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refined {
+    /// The shortest mate against the longest defence.
+    Exact(Vec<Move>),
+    /// Stopped or out of budget first: the shortest mate proven is within
+    /// this many plies.
+    Within(u16),
+}
+
 /// The shortest mate against the longest defence, from a root proven with a
 /// mate of `len` plies: proves mates of `len - 2`, `len - 4`, ... plies
-/// until one fails, then reads a line of exactly the shortest length. None
-/// if stopped first.
-pub fn shortest_line<W: BitWord>(
-    dfpn: &mut DfPn<'_>,
-    pos: &mut Position<W>,
-    len: u16,
-) -> Option<Vec<Move>> {
+/// until one fails, then reads a line of exactly the shortest length.
+pub fn shortest_line<W: BitWord>(dfpn: &mut DfPn<'_>, pos: &mut Position<W>, len: u16) -> Refined {
     let mut shortest = len;
     while shortest >= 3 {
         dfpn.limit = shortest - 2;
@@ -228,7 +243,8 @@ pub fn shortest_line<W: BitWord>(
                 "mate: no budget left to prove a mate within {}",
                 shortest - 2
             );
-            return None;
+            dfpn.limit = NO_LIMIT;
+            return Refined::Within(shortest);
         }
         log::trace!(
             "mate: within {} plies: {}, {} nodes",
@@ -244,7 +260,106 @@ pub fn shortest_line<W: BitWord>(
     log::debug!("mate: shortest mate {shortest} plies");
     let line = exact_line(dfpn, pos, shortest);
     dfpn.limit = NO_LIMIT;
-    line
+    line.map_or(Refined::Within(shortest), Refined::Exact)
+}
+
+/// Nodes a move the table lost may take to be proven again while a line is
+/// read within a bound.
+const RESOLVE_NODES: u64 = 200_000;
+
+/// A mate line within a proven bound of `plies`: at each step the attacker's
+/// check with the shortest mate the table knows and the defence with the
+/// longest, among those proven within the plies left (a move the table lost
+/// is proven again). After the searches for shorter mates these bounds are
+/// tight along the principal line, where the first proof trees' were not.
+/// None if stopped, or if a lost move is not proven again on a small budget.
+fn bounded_line<W: BitWord>(
+    dfpn: &mut DfPn<'_>,
+    pos: &mut Position<W>,
+    plies: u16,
+) -> Option<Vec<Move>> {
+    let attacker = pos.side_to_move();
+    let mut line = Vec::new();
+    let mut seen = Vec::new();
+    let mut left = plies;
+    let result = loop {
+        if dfpn.aborted {
+            break None;
+        }
+        seen.push(pos.hash());
+        let or = pos.side_to_move() == attacker;
+        let moves = if or {
+            pos.legal_checks()
+        } else {
+            pos.legal_moves()
+        };
+        if !or && moves.is_empty() {
+            break pos.in_check().then_some(());
+        }
+        if left == 0 {
+            break None;
+        }
+        let checkers = pos.checkers();
+        // (effective length, move) of the best proven move so far.
+        let mut best: Option<(i32, Move)> = None;
+        let mut refuted = false;
+        // The attacker's checks are solved again only if the table proves
+        // none of them; every defence must be proven.
+        for pass in 0..2 {
+            if pass == 1 && (!or || best.is_some()) {
+                break;
+            }
+            for &m in moves.iter() {
+                let useless = !or && is_drop_interposition(pos, checkers, m);
+                pos.do_move(m);
+                let repeated = seen.contains(&pos.hash());
+                let mut n = dfpn.probe_shortest(pos).filter(|n| n.len < left);
+                if or && n.is_none() && !pos.has_legal_move() {
+                    n = Some(Numbers {
+                        pn: 0,
+                        dn: INF,
+                        len: 0,
+                        hand: 0,
+                    });
+                }
+                if n.is_none() && !repeated && (!or || pass == 1) {
+                    dfpn.limit = left - 1;
+                    dfpn.out_of_budget = false;
+                    dfpn.node_budget = dfpn.nodes.saturating_add(RESOLVE_NODES);
+                    n = Some(dfpn.solve(pos)).filter(|n| n.pn == 0);
+                    dfpn.limit = NO_LIMIT;
+                }
+                pos.undo_move();
+                let proven = n.filter(|_| !repeated);
+                let Some(n) = proven else {
+                    if !or {
+                        refuted = true;
+                        break;
+                    }
+                    continue;
+                };
+                let len = n.len as i32 - if useless { 2 } else { 0 };
+                let better = best.is_none_or(|(b, _)| if or { len < b } else { len > b });
+                if better {
+                    best = Some((len, m));
+                }
+                if or && pass == 1 {
+                    break;
+                }
+            }
+        }
+        if refuted {
+            break None;
+        }
+        let Some((_, m)) = best else { break None };
+        line.push(m);
+        pos.do_move(m);
+        left -= 1;
+    };
+    for _ in 0..line.len() {
+        pos.undo_move();
+    }
+    result.map(|_| line)
 }
 
 /// Shortens a mate line read from the proof trees from its end backwards:
@@ -270,8 +385,10 @@ fn polish<W: BitWord>(
             }
             dfpn.out_of_budget = false;
             dfpn.node_budget = dfpn.nodes.saturating_add(POLISH_STEP_NODES);
-            let tail = shortest_line(dfpn, pos, rest as u16);
-            dfpn.limit = NO_LIMIT;
+            let tail = match shortest_line(dfpn, pos, rest as u16) {
+                Refined::Exact(tail) => Some(tail),
+                Refined::Within(_) => None,
+            };
             for _ in 0..i {
                 pos.undo_move();
             }
@@ -521,6 +638,51 @@ mod tests {
         assert_eq!(a, MateAnswer::NoMate);
     }
 
+    /// Checks that `line` is a mate from `pos`: legal moves, the attacker's
+    /// all checks, mate at the end.
+    fn assert_mate_line(pos: &mut Position<u128>, line: &[Move], what: &str) {
+        for (i, &m) in line.iter().enumerate() {
+            assert!(pos.legal_moves().contains(&m), "{what}: ply {i}");
+            pos.do_move(m);
+            assert!(i % 2 == 1 || pos.in_check(), "{what}: ply {i}");
+        }
+        assert!(!pos.has_legal_move() && pos.in_check(), "{what}: not mate");
+        for _ in line {
+            pos.undo_move();
+        }
+    }
+
+    /// Within a proven bound, a line is read at that bound once the
+    /// searches for shorter mates have tightened the proof trees; within
+    /// the first proof's bound alone it is still a mate, and no longer.
+    #[test]
+    fn a_line_is_read_within_a_bound() {
+        for (sfen, published) in [
+            ("9/9/9/1B7/9/7+S1/7+R1/9/8k b rb4g3s4n4l18p 1", 11),
+            ("8k/8p/9/9/9/9/9/9/R6L1 b r2b4g4s4n3l17p 1", 15),
+            ("6Snl/8k/9/8s/8s/9/9/9/9 b RGSr2b3g3n3l18p 1", 9),
+        ] {
+            let v = Variant::by_name("shogi").unwrap();
+            let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
+            let attacker = pos.side_to_move();
+            let mut table = MateTable::try_new(16).unwrap();
+            let mut poll = |_: u64, _: &MateTable| false;
+            let mut dfpn = DfPn::new(&pos, attacker, &mut table, &mut poll);
+            let n = dfpn.solve(&mut pos);
+            assert_eq!(n.pn, 0, "{sfen}");
+            let first = bounded_line(&mut dfpn, &mut pos, n.len).expect("a line");
+            assert!(first.len() <= n.len as usize, "{sfen}");
+            assert_mate_line(&mut pos, &first, sfen);
+            let Refined::Exact(exact) = shortest_line(&mut dfpn, &mut pos, n.len) else {
+                panic!("{sfen}: not refined");
+            };
+            assert_eq!(exact.len(), published, "{sfen}");
+            let line = bounded_line(&mut dfpn, &mut pos, published as u16).expect("a line");
+            assert_eq!(line.len(), published, "{sfen}");
+            assert_mate_line(&mut pos, &line, sfen);
+        }
+    }
+
     /// A line whose first defence is not the longest (a shorter mate after
     /// another defence) is lengthened back to the published length.
     #[test]
@@ -551,10 +713,12 @@ mod tests {
                 pos.do_move(d);
                 dfpn.limit = NO_LIMIT;
                 let n = dfpn.solve(&mut pos);
-                let tail = if n.pn == 0 {
-                    shortest_line(&mut dfpn, &mut pos, n.len)
-                } else {
-                    None
+                let tail = match (n.pn, n.pn == 0) {
+                    (_, true) => match shortest_line(&mut dfpn, &mut pos, n.len) {
+                        Refined::Exact(t) => Some(t),
+                        Refined::Within(_) => None,
+                    },
+                    _ => None,
                 };
                 pos.undo_move();
                 if let Some(t) = tail.filter(|t| t.len() + 2 < published) {
@@ -570,13 +734,7 @@ mod tests {
             assert!(bad.len() < published);
             let fixed = lengthen(&mut dfpn, &mut pos, bad.clone());
             assert_eq!(fixed.len(), published, "{sfen}: from {}", bad.len());
-            // Still a mate line: checks, legal defences, mate at the end.
-            for (i, &m) in fixed.iter().enumerate() {
-                assert!(pos.legal_moves().contains(&m), "{sfen}: ply {i}");
-                pos.do_move(m);
-                assert!(i % 2 == 1 || pos.in_check(), "{sfen}: ply {i}");
-            }
-            assert!(!pos.has_legal_move() && pos.in_check(), "{sfen}: not mate");
+            assert_mate_line(&mut pos, &fixed, sfen);
         }
         assert!(tried >= 2, "{tried}");
     }

@@ -222,6 +222,23 @@ impl MateTable {
         }
     }
 
+    /// The shortest proof the table holds for board `key` with attacker
+    /// hand `hand` (by hand superiority too); `probe` takes the first that
+    /// is short enough, reading a line wants the tightest bound.
+    pub fn probe_shortest(&mut self, key: u64, hand: u64) -> Option<Numbers> {
+        let key = key | 1;
+        let b = self.bucket(key);
+        b.0.iter()
+            .filter(|e| e.key == key && e.flags & PROVEN != 0 && Hand::packed_covers(hand, e.hand))
+            .min_by_key(|e| e.len)
+            .map(|e| Numbers {
+                pn: 0,
+                dn: INF,
+                len: e.len,
+                hand: e.hand,
+            })
+    }
+
     /// Used slots per thousand, from a sample.
     pub fn hashfull(&self) -> u32 {
         let sample = &self.buckets.as_slice()[..self.buckets.len().min(125)];
