@@ -49,7 +49,8 @@ pub struct MateProgress {
 /// proof took.
 const REFINE_NODES: u64 = 200_000;
 
-/// Nodes each step of shortening a line read from the proof trees may take.
+/// Fewest nodes each step of shortening a line read from the proof trees
+/// may take.
 const POLISH_STEP_NODES: u64 = 20_000;
 
 /// How often a running solve reports progress.
@@ -90,6 +91,7 @@ pub fn solve<W: BitWord>(
         // A first line from the proof trees, the answer if time runs out
         // before the shortest one is known.
         let first = mate_line(&mut dfpn, &mut pos);
+        let proof_nodes = dfpn.nodes;
         // Making sure of the shortest mate may take far longer than the
         // proof (disproving every shorter mate): a budget of nodes.
         dfpn.node_budget = dfpn.nodes.saturating_mul(2).saturating_add(REFINE_NODES);
@@ -118,7 +120,10 @@ pub fn solve<W: BitWord>(
                     dfpn.nodes
                 );
                 bounded.or(first).map(|line| {
-                    let line = polish(&mut dfpn, &mut pos, line);
+                    // About half a proof's nodes per attacker move, so that
+                    // a long line's far tails get searches of some size.
+                    let step = (proof_nodes * 3 / line.len() as u64).max(POLISH_STEP_NODES);
+                    let line = polish(&mut dfpn, &mut pos, line, step);
                     lengthen(&mut dfpn, &mut pos, line)
                 })
             }
@@ -364,13 +369,15 @@ fn bounded_line<W: BitWord>(
 
 /// Shortens a mate line read from the proof trees from its end backwards:
 /// from each attacker position, a shorter mate against the longest defence
-/// (`shortest_line`, on `POLISH_STEP_NODES` nodes) replaces the rest of the
-/// line. Proof trees' lengths are only bounds, and a long line can carry a
-/// detour far from the root that a short search there removes.
+/// (`shortest_line` on `step_nodes` nodes, or a line within the shorter
+/// bound it proved) replaces the rest of the line. Proof trees' lengths are
+/// only bounds, and a long line can carry a detour far from the root that a
+/// search there removes (in ミクロコスモス, a piece stepping aside and back).
 fn polish<W: BitWord>(
     dfpn: &mut DfPn<'_>,
     pos: &mut Position<W>,
     mut line: Vec<Move>,
+    step_nodes: u64,
 ) -> Vec<Move> {
     let before = line.len();
     let mut i = (line.len() - 1) & !1;
@@ -384,9 +391,11 @@ fn polish<W: BitWord>(
                 pos.do_move(m);
             }
             dfpn.out_of_budget = false;
-            dfpn.node_budget = dfpn.nodes.saturating_add(POLISH_STEP_NODES);
+            dfpn.node_budget = dfpn.nodes.saturating_add(step_nodes);
             let tail = match shortest_line(dfpn, pos, rest as u16) {
                 Refined::Exact(tail) => Some(tail),
+                // A shorter mate proven, not yet the shortest.
+                Refined::Within(bound) if (bound as usize) < rest => bounded_line(dfpn, pos, bound),
                 Refined::Within(_) => None,
             };
             for _ in 0..i {
@@ -451,7 +460,7 @@ fn lengthen<W: BitWord>(
             // Proven (the table may have lost it), then read and shortened.
             let proven = dfpn.solve(pos).pn == 0;
             let tail = if proven { mate_line(dfpn, pos) } else { None };
-            let tail = tail.map(|t| polish(dfpn, pos, t));
+            let tail = tail.map(|t| polish(dfpn, pos, t, POLISH_STEP_NODES));
             pos.undo_move();
             tail.map(|t| (d, t))
         });
