@@ -396,7 +396,18 @@ fn polish<W: BitWord>(
                 Refined::Exact(tail) => Some(tail),
                 // A shorter mate proven, not yet the shortest.
                 Refined::Within(bound) if (bound as usize) < rest => bounded_line(dfpn, pos, bound),
-                Refined::Within(_) => None,
+                // Nothing shorter found: the search may have spent itself on
+                // the line's own move, whose tail is already polished.
+                Refined::Within(_) => {
+                    let later: Vec<Move> = line[i..]
+                        .iter()
+                        .step_by(2)
+                        .skip(1)
+                        .take(4)
+                        .copied()
+                        .collect();
+                    a_later_check_sooner(dfpn, pos, &later, rest as u16, step_nodes)
+                }
             };
             for _ in 0..i {
                 pos.undo_move();
@@ -413,6 +424,44 @@ fn polish<W: BitWord>(
     }
     log::debug!("mate: line polished from {before} to {} plies", line.len());
     line
+}
+
+/// A mate shorter than `rest` plies that starts with one of the line's
+/// `later` checks played now, each tried on `step_nodes`: a line can carry
+/// a detour (in ミクロコスモス, a piece stepping aside and back while the
+/// king follows) that a later check played sooner cuts out, transposing
+/// into the line's tail, which is proven already.
+fn a_later_check_sooner<W: BitWord>(
+    dfpn: &mut DfPn<'_>,
+    pos: &mut Position<W>,
+    later: &[Move],
+    rest: u16,
+    step_nodes: u64,
+) -> Option<Vec<Move>> {
+    let checks = pos.legal_checks();
+    for &c in later.iter().filter(|c| checks.contains(c)) {
+        if dfpn.aborted {
+            break;
+        }
+        dfpn.out_of_budget = false;
+        dfpn.node_budget = dfpn.nodes.saturating_add(step_nodes);
+        let mated = mates_within(dfpn, pos, c, rest - 3);
+        dfpn.limit = NO_LIMIT;
+        log::trace!("mate: a later check sooner, within {}: {mated}", rest - 3);
+        if !mated {
+            continue;
+        }
+        pos.do_move(c);
+        let bound = dfpn
+            .probe_shortest(pos)
+            .map_or(rest - 3, |n| n.len.min(rest - 3));
+        let tail = bounded_line(dfpn, pos, bound);
+        pos.undo_move();
+        if let Some(tail) = tail {
+            return Some([vec![c], tail].concat());
+        }
+    }
+    None
 }
 
 /// Nodes each check of a defence against a line may take.
