@@ -2,9 +2,9 @@
 //! checks and evasions (`dfpn`) on a table with hand superiority (`table`),
 //! and the answer line read back from the table: the attacker's shortest
 //! proven mate against the defender's longest defence, or, when the search
-//! for it runs out of budget, a line read from the proof trees, shortened
-//! from its end and then lengthened where a defence is shown (on a small
-//! budget) to last longer than the line's. Lengths count every
+//! for it runs out of budget, a line read within the last bound it proved,
+//! shortened from its end and then lengthened where a defence is shown (on
+//! a small budget) to last longer than the line's. Lengths count every
 //! ply, as KomoringHeights (the reference data's solver) does; only the first
 //! line read from the proof counts a dropped interposition between the king
 //! and a far checker 2 plies short (a crude 無駄合, useless interposition),
