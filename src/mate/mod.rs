@@ -5,10 +5,10 @@
 //! for it runs out of budget, a line read within the last bound it proved,
 //! shortened from its end and then lengthened where a defence is shown (on
 //! a small budget) to last longer than the line's. Lengths count every
-//! ply, as KomoringHeights (the reference data's solver) does; only the first
-//! line read from the proof counts a dropped interposition between the king
-//! and a far checker 2 plies short (a crude 無駄合, useless interposition),
-//! to steer past defences that merely lengthen the mate by their capture.
+//! ply, as KomoringHeights (the reference data's solver) does; only reading
+//! a line within a bound counts a dropped interposition between the king and
+//! a far checker 2 plies short (a crude 無駄合, useless interposition), to
+//! steer past defences that merely lengthen the mate by their capture.
 //!
 //! The attacker is the side to move; it may have no king. Every variant
 //! works: Heian has no drops, and a bare king there is not a mate.
@@ -90,7 +90,7 @@ pub fn solve<W: BitWord>(
     } else if n.pn == 0 {
         // A first line from the proof trees, the answer if time runs out
         // before the shortest one is known.
-        let first = mate_line(&mut dfpn, &mut pos);
+        let first = bounded_line(&mut dfpn, &mut pos, n.len);
         let proof_nodes = dfpn.nodes;
         // Making sure of the shortest mate may take far longer than the
         // proof (disproving every shorter mate): a budget of nodes.
@@ -143,86 +143,6 @@ pub fn solve<W: BitWord>(
         hashfull: table.hashfull(),
     });
     Ok(answer)
-}
-
-/// The mate line of a proven root, read from the table (subtrees that were
-/// replaced are solved again). None if stopped first or if the table does
-/// not lead to a mate within `MAX_MATE_PLY` plies.
-pub fn mate_line<W: BitWord>(dfpn: &mut DfPn<'_>, pos: &mut Position<W>) -> Option<Vec<Move>> {
-    let attacker = pos.side_to_move();
-    let mut line = Vec::new();
-    let mut seen = Vec::new();
-    let result = loop {
-        if line.len() > MAX_MATE_PLY || dfpn.aborted {
-            break None;
-        }
-        seen.push(pos.hash());
-        let or = pos.side_to_move() == attacker;
-        let moves = if or {
-            pos.legal_checks()
-        } else {
-            pos.legal_moves()
-        };
-        if !or && moves.is_empty() {
-            break pos.in_check().then_some(());
-        }
-        let checkers = pos.checkers();
-        // (effective length, move) of the best proven child so far.
-        let mut best: Option<(i32, Move)> = None;
-        let mut refuted = false;
-        for &m in moves.iter() {
-            let useless = !or && is_drop_interposition(pos, checkers, m);
-            pos.do_move(m);
-            let repeated = seen.contains(&pos.hash());
-            let mut n = dfpn.probe(pos, NO_LIMIT);
-            // A defence the table lost (replaced) is solved again; the
-            // attacker's unproven checks are left alone.
-            if !or && !repeated && n.is_none_or(|n| n.pn != 0) {
-                n = Some(dfpn.solve(pos));
-            }
-            if or && n.is_none() && !pos.has_legal_move() {
-                n = Some(Numbers {
-                    pn: 0,
-                    dn: INF,
-                    len: 0,
-                    hand: 0,
-                });
-            }
-            pos.undo_move();
-            let proven = n.filter(|n| n.pn == 0 && !repeated);
-            let Some(n) = proven else {
-                if !or {
-                    refuted = true;
-                    break;
-                }
-                continue;
-            };
-            let len = n.len as i32 - if useless { 2 } else { 0 };
-            let better = match best {
-                None => true,
-                Some((b, _)) => {
-                    if or {
-                        len < b
-                    } else {
-                        len > b
-                    }
-                }
-            };
-            if better {
-                best = Some((len, m));
-            }
-        }
-        if refuted {
-            break None;
-        }
-        let Some((_, m)) = best else { break None };
-        line.push(m);
-        pos.do_move(m);
-    };
-    for _ in 0..line.len() {
-        pos.undo_move();
-    }
-    result.map(|_| line)
 }
 
 /// What the search for the shortest mate found.
@@ -507,8 +427,12 @@ fn lengthen<W: BitWord>(
             dfpn.out_of_budget = false;
             dfpn.node_budget = dfpn.nodes.saturating_add(POLISH_STEP_NODES * 10);
             // Proven (the table may have lost it), then read and shortened.
-            let proven = dfpn.solve(pos).pn == 0;
-            let tail = if proven { mate_line(dfpn, pos) } else { None };
+            let n = dfpn.solve(pos);
+            let tail = if n.pn == 0 {
+                bounded_line(dfpn, pos, n.len)
+            } else {
+                None
+            };
             let tail = tail.map(|t| polish(dfpn, pos, t, POLISH_STEP_NODES));
             pos.undo_move();
             tail.map(|t| (d, t))
