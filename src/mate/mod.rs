@@ -665,6 +665,81 @@ mod tests {
         }
     }
 
+    /// A loop of four plies that leads back to the position it starts from
+    /// (a check, a reply, a check, a reply), if one exists.
+    fn a_loop(pos: &mut Position<u128>) -> Option<[Move; 4]> {
+        let start = pos.hash();
+        for c1 in pos.legal_checks() {
+            pos.do_move(c1);
+            for r1 in pos.legal_moves() {
+                pos.do_move(r1);
+                for c2 in pos.legal_checks() {
+                    pos.do_move(c2);
+                    for r2 in pos.legal_moves() {
+                        pos.do_move(r2);
+                        let back = pos.hash() == start;
+                        pos.undo_move();
+                        if back {
+                            for _ in 0..3 {
+                                pos.undo_move();
+                            }
+                            return Some([c1, r1, c2, r2]);
+                        }
+                    }
+                    pos.undo_move();
+                }
+                pos.undo_move();
+            }
+            pos.undo_move();
+        }
+        None
+    }
+
+    /// A detour (a loop of four plies inserted into a solved line) is
+    /// polished out: the line comes back to the published length.
+    #[test]
+    fn a_detour_is_polished_out() {
+        let mut tried = 0;
+        for (sfen, published) in [
+            ("9/9/9/1B7/9/7+S1/7+R1/9/8k b rb4g3s4n4l18p 1", 11),
+            ("8k/8p/9/9/9/9/9/9/R6L1 b r2b4g4s4n3l17p 1", 15),
+            ("6Snl/8k/9/8s/8s/9/9/9/9 b RGSr2b3g3n3l18p 1", 9),
+        ] {
+            let v = Variant::by_name("shogi").unwrap();
+            let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
+            let MateAnswer::Mate(line) = solve_sfen("shogi", sfen) else {
+                panic!("{sfen}: no mate");
+            };
+            assert_eq!(line.len(), published, "{sfen}");
+            // The first attacker position along the line with a loop.
+            let mut detour = None;
+            let mut played = 0;
+            for i in (0..line.len() - 1).step_by(2) {
+                if let Some(l) = a_loop(&mut pos) {
+                    detour = Some([&line[..i], &l[..], &line[i..]].concat());
+                    break;
+                }
+                pos.do_move(line[i]);
+                pos.do_move(line[i + 1]);
+                played += 2;
+            }
+            for _ in 0..played {
+                pos.undo_move();
+            }
+            let Some(detour) = detour else { continue };
+            tried += 1;
+            assert_mate_line(&mut pos, &detour, sfen);
+            let attacker = pos.side_to_move();
+            let mut table = MateTable::try_new(16).unwrap();
+            let mut poll = |_: u64, _: &MateTable| false;
+            let mut dfpn = DfPn::new(&pos, attacker, &mut table, &mut poll);
+            let polished = polish(&mut dfpn, &mut pos, detour, POLISH_STEP_NODES);
+            assert_eq!(polished.len(), published, "{sfen}");
+            assert_mate_line(&mut pos, &polished, sfen);
+        }
+        assert!(tried >= 2, "{tried} problems with a loop");
+    }
+
     /// A line whose first defence is not the longest (a shorter mate after
     /// another defence) is lengthened back to the published length.
     #[test]
