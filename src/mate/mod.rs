@@ -248,11 +248,14 @@ fn bounded_line<W: BitWord>(
                     });
                 }
                 if n.is_none() && !repeated && (!or || pass == 1) {
+                    // On a budget of its own: the caller's is left as it was.
+                    let budget = (dfpn.node_budget, dfpn.out_of_budget);
                     dfpn.limit = left - 1;
                     dfpn.out_of_budget = false;
                     dfpn.node_budget = dfpn.nodes.saturating_add(RESOLVE_NODES);
                     n = Some(dfpn.solve(pos)).filter(|n| n.pn == 0);
                     dfpn.limit = NO_LIMIT;
+                    (dfpn.node_budget, dfpn.out_of_budget) = budget;
                 }
                 pos.undo_move();
                 let proven = n.filter(|_| !repeated);
