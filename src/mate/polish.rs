@@ -1,0 +1,304 @@
+//! Improving a mate line read on a budget: shortened from its end
+//! (`polish`), then its defences checked for longer ones (`lengthen`).
+
+use super::dfpn::DfPn;
+use super::line::{bounded_line, mates_within, shortest_line, Refined};
+use super::table::NO_LIMIT;
+use crate::core::BitWord;
+use crate::position::{Move, Position};
+
+/// Fewest nodes each step of shortening a line read from the proof trees
+/// may take.
+pub(super) const POLISH_STEP_NODES: u64 = 20_000;
+
+/// Shortens a mate line read from the proof trees from its end backwards:
+/// from each attacker position, a shorter mate against the longest defence
+/// (`shortest_line` on `step_nodes` nodes, or a line within the shorter
+/// bound it proved) replaces the rest of the line. Proof trees' lengths are
+/// only bounds, and a long line can carry a detour far from the root that a
+/// search there removes (in ミクロコスモス, a piece stepping aside and back).
+pub(super) fn polish<W: BitWord>(
+    dfpn: &mut DfPn<'_>,
+    pos: &mut Position<W>,
+    mut line: Vec<Move>,
+    step_nodes: u64,
+) -> Vec<Move> {
+    let before = line.len();
+    let mut i = (line.len() - 1) & !1;
+    loop {
+        if dfpn.aborted {
+            break;
+        }
+        let rest = line.len() - i;
+        if rest >= 3 {
+            for &m in &line[..i] {
+                pos.do_move(m);
+            }
+            dfpn.out_of_budget = false;
+            dfpn.node_budget = dfpn.nodes.saturating_add(step_nodes);
+            let tail = match shortest_line(dfpn, pos, rest as u16) {
+                Refined::Exact(tail) => Some(tail),
+                // A shorter mate proven, not yet the shortest.
+                Refined::Within(bound) if (bound as usize) < rest => bounded_line(dfpn, pos, bound),
+                // Nothing shorter found: the search may have spent itself on
+                // the line's own move, whose tail is already polished.
+                Refined::Within(_) => {
+                    let later: Vec<Move> = line[i..]
+                        .iter()
+                        .step_by(2)
+                        .skip(1)
+                        .take(4)
+                        .copied()
+                        .collect();
+                    a_later_check_sooner(dfpn, pos, &later, rest as u16, step_nodes)
+                }
+            };
+            for _ in 0..i {
+                pos.undo_move();
+            }
+            if let Some(tail) = tail.filter(|t| t.len() < rest) {
+                line.truncate(i);
+                line.extend(tail);
+            }
+        }
+        if i < 2 {
+            break;
+        }
+        i -= 2;
+    }
+    log::debug!("mate: line polished from {before} to {} plies", line.len());
+    line
+}
+
+/// A mate shorter than `rest` plies that starts with one of the line's
+/// `later` checks played now, each tried on `step_nodes`: a line can carry
+/// a detour (in ミクロコスモス, a piece stepping aside and back while the
+/// king follows) that a later check played sooner cuts out, transposing
+/// into the line's tail, which is proven already.
+fn a_later_check_sooner<W: BitWord>(
+    dfpn: &mut DfPn<'_>,
+    pos: &mut Position<W>,
+    later: &[Move],
+    rest: u16,
+    step_nodes: u64,
+) -> Option<Vec<Move>> {
+    let checks = pos.legal_checks();
+    for &c in later.iter().filter(|c| checks.contains(c)) {
+        if dfpn.aborted {
+            break;
+        }
+        dfpn.out_of_budget = false;
+        dfpn.node_budget = dfpn.nodes.saturating_add(step_nodes);
+        let mated = mates_within(dfpn, pos, c, rest - 3);
+        dfpn.limit = NO_LIMIT;
+        log::trace!("mate: a later check sooner, within {}: {mated}", rest - 3);
+        if !mated {
+            continue;
+        }
+        pos.do_move(c);
+        let bound = dfpn
+            .probe_shortest(pos)
+            .map_or(rest - 3, |n| n.len.min(rest - 3));
+        let tail = bounded_line(dfpn, pos, bound);
+        pos.undo_move();
+        if let Some(tail) = tail {
+            return Some([vec![c], tail].concat());
+        }
+    }
+    None
+}
+
+/// Nodes each check of a defence against a line may take.
+const LENGTHEN_STEP_NODES: u64 = 2_000;
+
+/// Most defences `lengthen` replaces.
+const LENGTHEN_ROUNDS: usize = 32;
+
+/// Checks a shortened line's defences from its end backwards: a defence
+/// shown (on a small budget) not to be mated within the plies the line's
+/// own defence takes is longer, and replaces it, with a shortened line read
+/// from the proof trees after it.
+pub(super) fn lengthen<W: BitWord>(
+    dfpn: &mut DfPn<'_>,
+    pos: &mut Position<W>,
+    mut line: Vec<Move>,
+) -> Vec<Move> {
+    let mut rounds = 0;
+    let last_defence = |len: usize| if len >= 2 { (len - 2) | 1 } else { 0 };
+    let mut j = last_defence(line.len());
+    while j >= 1 && rounds < LENGTHEN_ROUNDS && !dfpn.aborted {
+        for &m in &line[..j] {
+            pos.do_move(m);
+        }
+        let t = (line.len() - j) as u16;
+        let mut longer = None;
+        for d in pos.legal_moves() {
+            if d == line[j] {
+                continue;
+            }
+            dfpn.out_of_budget = false;
+            dfpn.node_budget = dfpn.nodes.saturating_add(LENGTHEN_STEP_NODES);
+            // A line ends with the attacker's move: `t` is at least 2.
+            let mated = mates_within(dfpn, pos, d, t - 1);
+            dfpn.limit = NO_LIMIT;
+            if !mated && !dfpn.out_of_budget && !dfpn.aborted {
+                longer = Some(d);
+                break;
+            }
+        }
+        let tail = longer.and_then(|d| {
+            pos.do_move(d);
+            dfpn.out_of_budget = false;
+            dfpn.node_budget = dfpn.nodes.saturating_add(POLISH_STEP_NODES * 10);
+            // Proven (the table may have lost it), then read and shortened.
+            let n = dfpn.solve(pos);
+            let tail = if n.pn == 0 {
+                bounded_line(dfpn, pos, n.len)
+            } else {
+                None
+            };
+            let tail = tail.map(|t| polish(dfpn, pos, t, POLISH_STEP_NODES));
+            pos.undo_move();
+            tail.map(|t| (d, t))
+        });
+        for _ in 0..j {
+            pos.undo_move();
+        }
+        match tail {
+            // A defence proven to last longer is taken even if the line read
+            // after it is not longer yet: the walk from the end lengthens
+            // that line's own defences in turn.
+            Some((d, t)) => {
+                log::debug!(
+                    "mate: defence {j} lengthened from {} to {}",
+                    line.len() - j,
+                    t.len() + 1
+                );
+                line.truncate(j);
+                line.push(d);
+                line.extend(t);
+                rounds += 1;
+                j = last_defence(line.len());
+            }
+            _ => {
+                if j < 2 {
+                    break;
+                }
+                j -= 2;
+            }
+        }
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::*;
+
+    /// A loop of four plies that leads back to the position it starts from
+    /// (a check, a reply, a check, a reply), if one exists.
+    fn a_loop(pos: &mut Position<u128>) -> Option<[Move; 4]> {
+        let start = pos.hash();
+        for c1 in pos.legal_checks() {
+            pos.do_move(c1);
+            for r1 in pos.legal_moves() {
+                pos.do_move(r1);
+                for c2 in pos.legal_checks() {
+                    pos.do_move(c2);
+                    for r2 in pos.legal_moves() {
+                        pos.do_move(r2);
+                        let back = pos.hash() == start;
+                        pos.undo_move();
+                        if back {
+                            for _ in 0..3 {
+                                pos.undo_move();
+                            }
+                            return Some([c1, r1, c2, r2]);
+                        }
+                    }
+                    pos.undo_move();
+                }
+                pos.undo_move();
+            }
+            pos.undo_move();
+        }
+        None
+    }
+
+    /// A detour (a loop of four plies inserted into a solved line) is
+    /// polished out: the line comes back to the published length.
+    #[test]
+    fn a_detour_is_polished_out() {
+        let mut tried = 0;
+        for (sfen, published) in SAMPLES {
+            let (mut pos, line) = solved(sfen, published);
+            // The first attacker position along the line with a loop.
+            let mut detour = None;
+            let mut played = 0;
+            for i in (0..line.len() - 1).step_by(2) {
+                if let Some(l) = a_loop(&mut pos) {
+                    detour = Some([&line[..i], &l[..], &line[i..]].concat());
+                    break;
+                }
+                pos.do_move(line[i]);
+                pos.do_move(line[i + 1]);
+                played += 2;
+            }
+            for _ in 0..played {
+                pos.undo_move();
+            }
+            let Some(detour) = detour else { continue };
+            tried += 1;
+            assert_mate_line(&mut pos, &detour, sfen);
+            with_dfpn(&mut pos, 16, |dfpn, pos| {
+                let polished = polish(dfpn, pos, detour, POLISH_STEP_NODES);
+                assert_eq!(polished.len(), published, "{sfen}");
+                assert_mate_line(pos, &polished, sfen);
+            });
+        }
+        assert!(tried >= 2, "{tried} problems with a loop");
+    }
+
+    /// A line whose first defence is not the longest (a shorter mate after
+    /// another defence) is lengthened back to the published length.
+    #[test]
+    fn a_short_defence_is_lengthened() {
+        let mut tried = 0;
+        for (sfen, published) in SAMPLES {
+            let (mut pos, line) = solved(sfen, published);
+            with_dfpn(&mut pos, 16, |dfpn, pos| {
+                pos.do_move(line[0]);
+                // The quickest-mated other first defence, and its mate.
+                let mut short: Option<Vec<Move>> = None;
+                for d in pos.legal_moves() {
+                    if d == line[1] {
+                        continue;
+                    }
+                    pos.do_move(d);
+                    dfpn.limit = NO_LIMIT;
+                    let n = dfpn.solve(pos);
+                    let tail = match (n.pn == 0).then(|| shortest_line(dfpn, pos, n.len)) {
+                        Some(Refined::Exact(t)) => Some(t),
+                        _ => None,
+                    };
+                    pos.undo_move();
+                    if let Some(t) = tail.filter(|t| t.len() + 2 < published) {
+                        if short.as_ref().is_none_or(|s| t.len() + 1 < s.len()) {
+                            short = Some([vec![d], t].concat());
+                        }
+                    }
+                }
+                pos.undo_move();
+                let Some(short) = short else { return };
+                tried += 1;
+                let bad = [vec![line[0]], short].concat();
+                assert!(bad.len() < published);
+                let fixed = lengthen(dfpn, pos, bad.clone());
+                assert_eq!(fixed.len(), published, "{sfen}: from {}", bad.len());
+                assert_mate_line(pos, &fixed, sfen);
+            });
+        }
+        assert!(tried >= 2, "{tried}");
+    }
+}
