@@ -46,7 +46,12 @@ pub fn shortest_line<W: BitWord>(dfpn: &mut DfPn<'_>, pos: &mut Position<W>, len
         shortest = n.len.min(shortest - 2);
     }
     log::debug!("mate: shortest mate {shortest} plies");
-    let line = exact_line(dfpn, pos, shortest);
+    // The searches for shorter mates leave tight bounds along the line:
+    // read within the shortest, a line usually has its length at once,
+    // where `exact_line` disproves every defence's shorter mates again.
+    let line = bounded_line(dfpn, pos, shortest)
+        .filter(|line| line.len() == shortest as usize)
+        .or_else(|| exact_line(dfpn, pos, shortest));
     dfpn.limit = NO_LIMIT;
     line.map_or(Refined::Within(shortest), Refined::Exact)
 }
@@ -60,7 +65,8 @@ const RESOLVE_NODES: u64 = 200_000;
 /// longest, among those proven within the plies left (a move the table lost
 /// is proven again). After the searches for shorter mates these bounds are
 /// tight along the principal line, where the first proof trees' were not.
-/// None if stopped, or if a lost move is not proven again on a small budget.
+/// None if a lost move is not proven again on a small budget, or, once
+/// stopped, not proven in the table.
 pub(super) fn bounded_line<W: BitWord>(
     dfpn: &mut DfPn<'_>,
     pos: &mut Position<W>,
@@ -71,9 +77,6 @@ pub(super) fn bounded_line<W: BitWord>(
     let mut seen = Vec::new();
     let mut left = plies;
     let result = loop {
-        if dfpn.aborted {
-            break None;
-        }
         seen.push(pos.hash());
         let or = pos.side_to_move() == attacker;
         let moves = if or {
@@ -110,7 +113,8 @@ pub(super) fn bounded_line<W: BitWord>(
                         hand: 0,
                     });
                 }
-                if n.is_none() && !repeated && (!or || pass == 1) {
+                // Stopped, the line is read from the table alone (at once).
+                if n.is_none() && !repeated && (!or || pass == 1) && !dfpn.aborted {
                     // On a budget of its own: the caller's is left as it was.
                     let budget = (dfpn.node_budget, dfpn.out_of_budget);
                     dfpn.limit = left - 1;
@@ -292,6 +296,27 @@ mod tests {
                 assert_eq!(exact.len(), published, "{sfen}");
                 let line = bounded_line(dfpn, pos, published as u16).expect("a line");
                 assert_eq!(line.len(), published, "{sfen}");
+                assert_mate_line(pos, &line, sfen);
+            });
+        }
+    }
+
+    /// Once stopped, a line is still read from what the table holds, without
+    /// searching: `stop` during the search for the shortest mate answers
+    /// with the line within the bound proven so far.
+    #[test]
+    fn a_stopped_search_still_reads_a_line() {
+        for (sfen, _) in SAMPLES {
+            let v = crate::variant::Variant::by_name("shogi").unwrap();
+            let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
+            with_dfpn(&mut pos, 16, |dfpn, pos| {
+                let n = dfpn.solve(pos);
+                assert_eq!(n.pn, 0, "{sfen}");
+                dfpn.aborted = true;
+                let nodes = dfpn.nodes;
+                let line = bounded_line(dfpn, pos, n.len).expect("a line");
+                assert_eq!(dfpn.nodes, nodes, "{sfen}: searched after the stop");
+                assert!(line.len() <= n.len as usize, "{sfen}");
                 assert_mate_line(pos, &line, sfen);
             });
         }

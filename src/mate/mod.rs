@@ -53,6 +53,22 @@ pub struct MateProgress {
 /// proof took.
 const REFINE_NODES: u64 = 200_000;
 
+/// Share of the time left after the proof that the search for the shortest
+/// mate may take (counted in nodes at the proof's speed; the rest is for
+/// reading and polishing a line if it runs out).
+const REFINE_TIME_SHARE: f64 = 0.7;
+
+/// Nodes the search for the shortest mate may take after a proof of
+/// `proof_nodes` in `elapsed`: as many as the proof plus `REFINE_NODES`, or
+/// with a time limit its share of the time left if that is more.
+fn refine_nodes(proof_nodes: u64, elapsed: Duration, time: Option<Duration>) -> u64 {
+    let base = proof_nodes.saturating_add(REFINE_NODES);
+    let Some(limit) = time else { return base };
+    let left = limit.saturating_sub(elapsed).as_secs_f64();
+    let nps = proof_nodes as f64 / elapsed.as_secs_f64().max(1e-3);
+    base.max((nps * left * REFINE_TIME_SHARE) as u64)
+}
+
 /// How often a running solve reports progress.
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
@@ -93,8 +109,11 @@ pub fn solve<W: BitWord>(
         let first = bounded_line(&mut dfpn, &mut pos, n.len);
         let proof_nodes = dfpn.nodes;
         // Making sure of the shortest mate may take far longer than the
-        // proof (disproving every shorter mate): a budget of nodes.
-        dfpn.node_budget = dfpn.nodes.saturating_mul(2).saturating_add(REFINE_NODES);
+        // proof (disproving every shorter mate): a budget of nodes, and with
+        // a time limit a share of the time left, at the proof's speed.
+        dfpn.node_budget =
+            dfpn.nodes
+                .saturating_add(refine_nodes(proof_nodes, start.elapsed(), time));
         log::debug!(
             "mate: proven, proof tree {} plies, first line {:?} plies, {} nodes",
             n.len,
