@@ -2,10 +2,13 @@
 //!
 //! OR nodes are the attacker's (every move a check), AND nodes the
 //! defender's (every legal evasion). A position repeated on the current path
-//! counts as a failure for the attacker (perpetual check is not mate). Such a
-//! disproof depends on the path, so it is never stored: it only travels up
-//! the path that found it (a simple answer to the graph-history problem that
-//! can cost re-searches but never makes a false "no mate" of a table entry).
+//! counts as a failure for the attacker (perpetual check is not mate; a mate
+//! through a loop is never the shortest). Such a disproof depends on the
+//! path: it is not stored while it rests on a position above the node, and
+//! travels up the path that found it until the loop's first position, where
+//! it no longer depends on anything outside and is stored (a mate from there
+//! would not need the loop). The graph-history problem costs re-searches
+//! below that position but never makes a false "no mate" of a table entry.
 
 use super::table::{MateTable, Numbers, INF, NO_LIMIT};
 use crate::core::{BitWord, Bitboard, Color};
@@ -33,20 +36,25 @@ struct Child {
     /// limit, the weakest kind comes first: its capture gives the attacker
     /// least, so it is the likeliest to hold, which a disproof needs.
     hidden: bool,
-    /// Disproven by a repetition on the path (not storable).
-    path_dependent: bool,
+    /// When disproven: the ply of the highest position on the path the
+    /// disproof rests on a repetition of (`NO_REP`: none).
+    rep: u16,
     /// Board key after `mv`.
     key: u64,
     /// The attacker's hand after `mv`, packed.
     hand: u64,
 }
 
-/// What a search of a node found, and whether a disproof depends on the path.
+/// What a search of a node found, and the ply of the highest position on
+/// the path a disproof rests on a repetition of (`NO_REP`: none).
 #[derive(Copy, Clone)]
 struct Found {
     n: Numbers,
-    path_dependent: bool,
+    rep: u16,
 }
+
+/// `rep` of a disproof that rests on no repetition.
+const NO_REP: u16 = u16::MAX;
 
 /// The proof-number search of one problem.
 pub struct DfPn<'t> {
@@ -203,21 +211,27 @@ impl<'t> DfPn<'t> {
             pos.do_move(m);
             let (key, hand) = (self.board_key(pos), self.attacker_hand(pos));
             let h = pos.hash();
-            let repeated =
-                self.path_filter[h as usize % PATH_FILTER] != 0 && self.path.contains(&h);
+            let rep = if self.path_filter[h as usize % PATH_FILTER] != 0 {
+                self.path
+                    .iter()
+                    .position(|&p| p == h)
+                    .map_or(NO_REP, |ply| ply as u16)
+            } else {
+                NO_REP
+            };
             pos.undo_move();
             self.table.prefetch(key);
             out.push(Child {
                 mv: m,
                 n: UNKNOWN,
-                path_dependent: repeated,
+                rep,
                 hidden,
                 key,
                 hand,
             });
         }
         for c in out.iter_mut() {
-            if c.path_dependent {
+            if c.rep != NO_REP {
                 c.n = DISPROVEN;
             } else if or && child_left == 0 {
                 // The last ply: known without a search (nor a probe).
@@ -325,9 +339,10 @@ impl<'t> DfPn<'t> {
             self.out_of_budget = true;
         }
         if ply >= MAX_MATE_PLY {
+            // Too deep: a failure that rests on the whole path.
             return Found {
                 n: DISPROVEN,
-                path_dependent: true,
+                rep: 0,
             };
         }
         let or = pos.side_to_move() == self.attacker;
@@ -335,7 +350,7 @@ impl<'t> DfPn<'t> {
         if left == 0 {
             return Found {
                 n: self.at_horizon(pos, or),
-                path_dependent: false,
+                rep: NO_REP,
             };
         }
         let child_left = if left == NO_LIMIT { NO_LIMIT } else { left - 1 };
@@ -354,9 +369,9 @@ impl<'t> DfPn<'t> {
             if !or {
                 self.reveal_drops(child_left, &mut children);
             }
-            let (n, path_dependent) = summarize(&children, or);
+            let (n, rep) = summarize(&children, or);
             if n.pn >= th_pn || n.dn >= th_dn || self.aborted || self.out_of_budget {
-                break Found { n, path_dependent };
+                break Found { n, rep };
             }
             // The most promising child and the runner-up's number.
             let num = |c: &Child| if or { c.n.pn } else { c.n.dn };
@@ -392,7 +407,7 @@ impl<'t> DfPn<'t> {
             let f = self.mid(pos, cth_pn, cth_dn, ply + 1);
             pos.undo_move();
             children[best].n = f.n;
-            children[best].path_dependent = f.path_dependent && f.n.dn == 0;
+            children[best].rep = if f.n.dn == 0 { f.rep } else { NO_REP };
         };
 
         if found.n.pn == 0 {
@@ -402,9 +417,13 @@ impl<'t> DfPn<'t> {
         self.path_filter[here as usize % PATH_FILTER] -= 1;
         self.frames[ply] = children;
         if !self.aborted && !self.out_of_budget {
-            // A disproof that rests on a repetition of this path is not
-            // kept: elsewhere the position may mate.
-            if !(found.path_dependent && found.n.dn == 0) {
+            // A disproof that rests on a repetition of a position above
+            // this one is not kept: reached otherwise, it may mate. One that
+            // rests only on repetitions of this position or below is sound.
+            if found.rep != NO_REP && found.rep as usize >= ply {
+                found.rep = NO_REP;
+            }
+            if !(found.rep != NO_REP && found.n.dn == 0) {
                 let work = self.nodes - start_nodes + 1;
                 // A disproof is kept with all it shows, which may reach
                 // beyond this search's limit (a disproof of the unlimited
@@ -496,18 +515,20 @@ fn disproven_within(plies: u16, or: bool) -> Numbers {
 /// A node's numbers from its children's: OR takes the least proof number and
 /// for the disproof number the largest plus one per other open child (a
 /// plain sum overcounts), AND the reverse. Also the mate length when
-/// proven (shortest for the attacker, longest for the defender) and whether a
-/// disproof rests on a repetition.
-fn summarize(children: &[Child], or: bool) -> (Numbers, bool) {
+/// proven (shortest for the attacker, longest for the defender) and, when
+/// disproven, the highest position on the path the disproof rests on a
+/// repetition of (`NO_REP`: none).
+fn summarize(children: &[Child], or: bool) -> (Numbers, u16) {
     let mut pn_min = INF;
     let mut dn_min = INF;
     let mut len_min = u16::MAX;
     let mut len_max = 0u16;
-    // Reach of the disproven children: the least, and the greatest of
-    // those that do not rest on the path.
+    // Disproven children: the least reach and the highest repetition
+    // (every one counts at OR), and the best disproof (at AND: the one
+    // resting least on the path, then with the greatest reach).
     let mut reach_min = NO_LIMIT;
-    let mut reach_max = 0u16;
-    let mut dependent = false;
+    let mut rep_min = NO_REP;
+    let mut best_disproof: Option<(u16, u16)> = None;
     let (mut pn_max, mut dn_max, mut open_pn, mut open_dn) = (0u32, 0u32, 0u32, 0u32);
     for c in children.iter().filter(|c| !c.hidden) {
         pn_min = pn_min.min(c.n.pn);
@@ -522,11 +543,9 @@ fn summarize(children: &[Child], or: bool) -> (Numbers, bool) {
         }
         if c.n.dn == 0 {
             reach_min = reach_min.min(c.n.len);
-            if !c.path_dependent {
-                reach_max = reach_max.max(c.n.len);
-            }
+            rep_min = rep_min.min(c.rep);
+            best_disproof = best_disproof.max(Some((c.rep, c.n.len)));
         }
-        dependent |= c.path_dependent;
     }
     // Sums overcount positions reached by several moves (interpositions
     // above all): the largest number plus one per other open child instead.
@@ -543,13 +562,10 @@ fn summarize(children: &[Child], or: bool) -> (Numbers, bool) {
     if or {
         if children.is_empty() {
             // No check: no mate.
-            return (DISPROVEN, false);
+            return (DISPROVEN, NO_REP);
         }
         if dn_sum == 0 {
-            return (
-                disproven_within(reach_min.saturating_add(1), true),
-                dependent,
-            );
+            return (disproven_within(reach_min.saturating_add(1), true), rep_min);
         }
         let len = if pn_min == 0 { len_min + 1 } else { 0 };
         (
@@ -559,7 +575,7 @@ fn summarize(children: &[Child], or: bool) -> (Numbers, bool) {
                 len,
                 hand: 0,
             },
-            false,
+            NO_REP,
         )
     } else {
         if children.is_empty() {
@@ -571,19 +587,12 @@ fn summarize(children: &[Child], or: bool) -> (Numbers, bool) {
                     dn: INF,
                     ..UNKNOWN
                 },
-                false,
+                NO_REP,
             );
         }
         let len = if pn_sum == 0 { len_max + 1 } else { 0 };
-        let dependent = dn_min == 0
-            && children
-                .iter()
-                .all(|c| c.hidden || c.n.dn != 0 || c.path_dependent);
-        if dn_min == 0 {
-            return (
-                disproven_within(reach_max.saturating_add(1), false),
-                dependent,
-            );
+        if let Some((rep, reach)) = best_disproof {
+            return (disproven_within(reach.saturating_add(1), false), rep);
         }
         (
             Numbers {
@@ -592,7 +601,7 @@ fn summarize(children: &[Child], or: bool) -> (Numbers, bool) {
                 len,
                 hand: 0,
             },
-            dependent,
+            NO_REP,
         )
     }
 }
@@ -610,4 +619,31 @@ fn evasion_count<W: BitWord>(pos: &Position<W>) -> u32 {
         }
     }
     n + drop_squares.count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::with_dfpn;
+    use super::*;
+    use crate::variant::Variant;
+
+    /// A disproof that rests only on returning to the position it starts
+    /// from (a rook's perpetual check) is kept in the table: no mate from
+    /// there, whatever the path.
+    #[test]
+    fn a_perpetual_check_is_a_stored_disproof() {
+        let v = Variant::by_name("shogi").unwrap();
+        for sfen in [
+            "8k/9/9/9/9/9/9/9/R8 b r2b4g4s4n4l18p 1",
+            "7k1/9/9/9/9/9/9/9/1R7 b r2b4g4s4n4l18p 1",
+        ] {
+            let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
+            with_dfpn(&mut pos, 16, |dfpn, pos| {
+                let n = dfpn.solve(pos);
+                assert_eq!(n.dn, 0, "{sfen}: a lone rook mates");
+                let stored = dfpn.probe(pos, NO_LIMIT).map(|n| n.dn);
+                assert_eq!(stored, Some(0), "{sfen}: disproof not stored");
+            });
+        }
+    }
 }
