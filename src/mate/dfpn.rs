@@ -15,6 +15,7 @@ use crate::core::{BitWord, Bitboard, Color};
 use crate::position::{Move, Position};
 use crate::tables::MAX_HAND_COUNT;
 use crate::variant::{Kind, MAX_HAND_KINDS};
+use std::time::Instant;
 
 /// Deepest path the solver follows (plies); deeper lines count as failures.
 pub const MAX_MATE_PLY: usize = 3000;
@@ -77,8 +78,12 @@ pub struct DfPn<'t> {
     pub limit: u16,
     /// Nodes after which the search gives up (and sets `out_of_budget`).
     pub node_budget: u64,
-    /// Set when `node_budget` ran out; unlike `aborted`, a new budget lifts it.
+    /// Set when `node_budget` ran out, or `deadline` passed; unlike
+    /// `aborted`, a new budget lifts it.
     pub out_of_budget: bool,
+    /// A time after which the search gives up as on `node_budget`, once it
+    /// has searched `.1` nodes.
+    pub deadline: Option<(Instant, u64)>,
     poll: &'t mut dyn FnMut(u64, &MateTable) -> bool,
 }
 
@@ -115,6 +120,7 @@ impl<'t> DfPn<'t> {
             limit: NO_LIMIT,
             node_budget: u64::MAX,
             out_of_budget: false,
+            deadline: None,
             poll,
         }
     }
@@ -332,8 +338,15 @@ impl<'t> DfPn<'t> {
         ply: usize,
     ) -> Found {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(POLL_NODES) && (self.poll)(self.nodes, self.table) {
-            self.aborted = true;
+        if self.nodes.is_multiple_of(POLL_NODES) {
+            if (self.poll)(self.nodes, self.table) {
+                self.aborted = true;
+            }
+            if let Some((at, after_nodes)) = self.deadline {
+                if self.nodes >= after_nodes && Instant::now() >= at {
+                    self.out_of_budget = true;
+                }
+            }
         }
         if self.nodes >= self.node_budget {
             self.out_of_budget = true;

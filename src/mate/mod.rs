@@ -53,21 +53,10 @@ pub struct MateProgress {
 /// proof took.
 const REFINE_NODES: u64 = 200_000;
 
-/// Share of the time left after the proof that the search for the shortest
-/// mate may take (counted in nodes at the proof's speed; the rest is for
-/// reading and polishing a line if it runs out).
-const REFINE_TIME_SHARE: f64 = 0.7;
-
-/// Nodes the search for the shortest mate may take after a proof of
-/// `proof_nodes` in `elapsed`: as many as the proof plus `REFINE_NODES`, or
-/// with a time limit its share of the time left if that is more.
-fn refine_nodes(proof_nodes: u64, elapsed: Duration, time: Option<Duration>) -> u64 {
-    let base = proof_nodes.saturating_add(REFINE_NODES);
-    let Some(limit) = time else { return base };
-    let left = limit.saturating_sub(elapsed).as_secs_f64();
-    let nps = proof_nodes as f64 / elapsed.as_secs_f64().max(1e-3);
-    base.max((nps * left * REFINE_TIME_SHARE) as u64)
-}
+/// Share of a time limit by the end of which the search for the shortest
+/// mate stops (the rest is for reading and polishing a line if it has not
+/// finished; polishing takes about as many nodes as the proof).
+const REFINE_TIME_SHARE: f64 = 0.6;
 
 /// How often a running solve reports progress.
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
@@ -109,18 +98,25 @@ pub fn solve<W: BitWord>(
         let first = bounded_line(&mut dfpn, &mut pos, n.len);
         let proof_nodes = dfpn.nodes;
         // Making sure of the shortest mate may take far longer than the
-        // proof (disproving every shorter mate): a budget of nodes, and with
-        // a time limit a share of the time left, at the proof's speed.
-        dfpn.node_budget =
-            dfpn.nodes
-                .saturating_add(refine_nodes(proof_nodes, start.elapsed(), time));
+        // proof (disproving every shorter mate): a budget of as many nodes
+        // as the proof, or with a time limit until a share of it if later.
+        let budget = dfpn
+            .nodes
+            .saturating_add(proof_nodes)
+            .saturating_add(REFINE_NODES);
+        match time {
+            Some(t) => dfpn.deadline = Some((start + t.mul_f64(REFINE_TIME_SHARE), budget)),
+            None => dfpn.node_budget = budget,
+        }
         log::debug!(
             "mate: proven, proof tree {} plies, first line {:?} plies, {} nodes",
             n.len,
             first.as_ref().map(Vec::len),
             dfpn.nodes
         );
-        let line = match shortest_line(&mut dfpn, &mut pos, n.len) {
+        let refined = shortest_line(&mut dfpn, &mut pos, n.len);
+        dfpn.deadline = None;
+        let line = match refined {
             Refined::Exact(line) => {
                 log::debug!(
                     "mate: shortest line {} plies, {} nodes",
