@@ -159,28 +159,42 @@ fn go_mate_answers_once_and_stops() {
     e.quit();
 }
 
-/// The long classic 図巧100番 "寿": a verified mate of the published 611
-/// plies within 5 minutes with a 4 GB table (the line read from the proof is
-/// 631 plies; shortening it from the end finds the 611; ミクロコスモス is
-/// proven but not answered at its length, see #12). Slow and memory-hungry,
-/// so ignored by default:
-/// `cargo test --release --test mate -- --ignored`
-#[test]
-#[ignore]
-fn long_classic_kotobuki() {
+/// A long classic from `tsume.tsv`, solved with a table of `hash_mb` MB
+/// within `minutes`: a verified mate of its published length.
+fn long_classic(name: &str, hash_mb: usize, minutes: u64) {
     let mut e = UsiProcess::start();
-    e.send("setoption name USI_Hash value 4096");
+    e.send(&format!("setoption name USI_Hash value {hash_mb}"));
     let row = rows("tsume.tsv")
         .into_iter()
-        .find(|r| r[0] == "zuko100-kotobuki")
+        .find(|r| r[0] == name)
         .unwrap();
     e.send(&format!("position sfen {}", row[1]));
-    let (answer, _) = go_mate(&mut e, 5 * 60_000);
+    let (answer, _) = go_mate(&mut e, minutes * 60_000);
     assert!(
         !answer.is_empty() && answer[0] != "nomate" && answer[0] != "timeout",
         "{answer:?}"
     );
     let n = verify("shogi", &row[1], &answer);
-    assert_eq!(n.to_string(), row[2], "zuko100-kotobuki: {n} plies");
+    assert_eq!(n.to_string(), row[2], "{name}: {n} plies");
     e.quit();
+}
+
+/// The long classic 図巧100番 "寿": a verified mate of the published 611
+/// plies within 5 minutes with a 4 GB table. Slow and memory-hungry, so
+/// ignored by default:
+/// `cargo test --release --test mate long_classic_kotobuki -- --ignored`
+#[test]
+#[ignore]
+fn long_classic_kotobuki() {
+    long_classic("zuko100-kotobuki", 4096, 5);
+}
+
+/// ミクロコスモス: a verified mate of the published 1525 plies within 30
+/// minutes with a 16 GB table (the machine needs 17 GB free; about 12
+/// minutes on a 2-core machine). Ignored by default:
+/// `cargo test --release --test mate long_classic_microcosmos -- --ignored`
+#[test]
+#[ignore]
+fn long_classic_microcosmos() {
+    long_classic("microcosmos", 16384, 30);
 }
