@@ -209,14 +209,20 @@ impl<'t> DfPn<'t> {
         // First the keys (and a prefetch of their buckets), then the probes:
         // the table is large and each probe a likely cache miss.
         let mut drop_squares = Bitboard::<W>::EMPTY;
+        let hands_key = pos.hash() ^ self.board_key(pos);
+        let hand_now = self.attacker_hand(pos);
         for &m in moves.iter() {
             let hidden = !or && m.is_drop() && drop_squares.has(m.to());
             if m.is_drop() {
                 drop_squares.set(m.to());
             }
-            pos.do_move(m);
-            let (key, hand) = (self.board_key(pos), self.attacker_hand(pos));
-            let h = pos.hash();
+            let (key, hand, h) = self.child_keys(pos, m, hands_key, hand_now);
+            debug_assert!({
+                pos.do_move(m);
+                let played = (self.board_key(pos), self.attacker_hand(pos), pos.hash());
+                pos.undo_move();
+                played == (key, hand, h)
+            });
             let rep = if self.path_filter[h as usize % PATH_FILTER] != 0 {
                 self.path
                     .iter()
@@ -225,7 +231,6 @@ impl<'t> DfPn<'t> {
             } else {
                 NO_REP
             };
-            pos.undo_move();
             self.table.prefetch(key);
             out.push(Child {
                 mv: m,
@@ -261,6 +266,48 @@ impl<'t> DfPn<'t> {
                 pos.undo_move();
             }
         }
+    }
+
+    /// The board key, attacker's hand and full hash after `m`, from the
+    /// position's hand keys (`hash ^ board_key`) and attacker's hand, without
+    /// playing `m` (most children are only probed, never searched).
+    #[inline]
+    fn child_keys<W: BitWord>(
+        &self,
+        pos: &Position<W>,
+        m: Move,
+        hands_key: u64,
+        hand_now: u64,
+    ) -> (u64, u64, u64) {
+        let h = pos.hash_after(m);
+        let us = pos.side_to_move();
+        let per_kind = MAX_HAND_COUNT + 1;
+        // The mover's hand changes by one piece of one kind, or not at all.
+        let change = if m.is_drop() {
+            Some((m.drop_kind(), -1i64))
+        } else {
+            let captured = pos.piece_at(m.to());
+            (captured.is_some() && pos.variant().hand_kinds > 0)
+                .then(|| (pos.variant().kind(captured.kind()).base, 1))
+        };
+        let Some((k, d)) = change else {
+            return (h ^ hands_key, hand_now, h);
+        };
+        let n = pos.hand(us).count(k);
+        let slot = (us.index() * MAX_HAND_KINDS + k.0 as usize) * per_kind;
+        let after = (n as i64 + d) as usize;
+        let hands_key = hands_key ^ self.hand_keys[slot + n] ^ self.hand_keys[slot + after];
+        let hand = if us == self.attacker {
+            let unit = 1u64 << (8 * k.0 as u32);
+            if d > 0 {
+                hand_now + unit
+            } else {
+                hand_now - unit
+            }
+        } else {
+            hand_now
+        };
+        (h ^ hands_key, hand, h)
     }
 
     /// Makes the next hidden drop searchable on every square whose shown

@@ -295,6 +295,40 @@ impl<W: BitWord> Position<W> {
         blockers
     }
 
+    /// The hash `do_move(m)` would give, without playing `m` (a legal move).
+    #[inline]
+    pub fn hash_after(&self, m: Move) -> u64 {
+        let t = self.t;
+        let us = self.side;
+        let mut hash = self.hash ^ t.zobrist.side;
+        let to = m.to();
+        if m.is_drop() {
+            let k = m.drop_kind();
+            hash ^= t.hand_key(us, k, self.hands[us.index()].count(k));
+            hash ^= t.psq_key(us, k, to);
+        } else {
+            let from = m.from();
+            let k = self.board[from.index()].kind();
+            let captured = self.board[to.index()];
+            if captured.is_some() {
+                let ck = captured.kind();
+                hash ^= t.psq_key(us.opp(), ck, to);
+                if t.variant.hand_kinds > 0 {
+                    let base = t.variant.kind(ck).base;
+                    hash ^= t.hand_key(us, base, self.hands[us.index()].count(base) + 1);
+                }
+            }
+            hash ^= t.psq_key(us, k, from);
+            let nk = if m.is_promotion() {
+                t.variant.kind(k).promotes_to.unwrap_or(k)
+            } else {
+                k
+            };
+            hash ^= t.psq_key(us, nk, to);
+        }
+        hash
+    }
+
     /// Plays a legal move.
     pub fn do_move(&mut self, m: Move) {
         let t = self.t;
@@ -455,5 +489,37 @@ impl<W: BitWord> Position<W> {
     pub fn clear_history(&mut self) {
         self.start_ply += self.history.len() as u32;
         self.history.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// `hash_after` gives the hash `do_move` makes, for every legal move
+    /// along random playouts in every variant (drops, captures into hand,
+    /// promotions).
+    #[test]
+    fn hash_after_matches_do_move() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        for v in Variant::all() {
+            for _game in 0..4 {
+                let mut pos = Position::<u128>::startpos(v);
+                for _ply in 0..160 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &m in moves.iter() {
+                        let predicted = pos.hash_after(m);
+                        pos.do_move(m);
+                        assert_eq!(predicted, pos.hash(), "{} {m:?}", pos.to_sfen());
+                        pos.undo_move();
+                    }
+                    pos.do_move(moves[rng.gen_range(0..moves.len())]);
+                }
+            }
+        }
     }
 }
