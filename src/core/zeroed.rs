@@ -68,7 +68,8 @@ impl<T: ZeroValid> ZeroedArray<T> {
         let size = Layout::array::<T>(len).map_err(|_| AllocError)?.size();
         // Over-allocate at calloc's alignment and align by hand: to the
         // element, and a large table to a huge page.
-        let align = if size >= HUGE_PAGE {
+        let huge = size >= HUGE_PAGE;
+        let align = if huge {
             HUGE_PAGE.max(std::mem::align_of::<T>())
         } else {
             std::mem::align_of::<T>()
@@ -84,7 +85,7 @@ impl<T: ZeroValid> ZeroedArray<T> {
         // SAFETY: `offset <= slack`, so `len` elements fit after it; zeroed
         // bytes are a valid `T` (`ZeroValid`).
         let ptr = unsafe { NonNull::new_unchecked(base.as_ptr().add(offset) as *mut T) };
-        if size >= HUGE_PAGE {
+        if huge {
             advise_huge_pages(ptr.as_ptr() as *mut u8, size - size % HUGE_PAGE);
         }
         Ok(ZeroedArray {

@@ -54,8 +54,16 @@ struct Found {
     rep: u16,
 }
 
-/// `rep` of a disproof that rests on no repetition.
+/// `rep` of a disproof that rests on no repetition (and of every result
+/// that is not a disproof).
 const NO_REP: u16 = u16::MAX;
+
+/// Where colour `c`'s kind `k` starts in `DfPn::hand_keys` (one entry per
+/// count, 0 to `MAX_HAND_COUNT`).
+#[inline(always)]
+fn hand_slot(c: Color, k: usize) -> usize {
+    (c.index() * MAX_HAND_KINDS + k) * (MAX_HAND_COUNT + 1)
+}
 
 /// The proof-number search of one problem.
 pub struct DfPn<'t> {
@@ -97,14 +105,13 @@ impl<'t> DfPn<'t> {
         poll: &'t mut dyn FnMut(u64, &MateTable) -> bool,
     ) -> DfPn<'t> {
         let t = pos.tables();
-        let per_kind = MAX_HAND_COUNT + 1;
-        let mut hand_keys = vec![0u64; 2 * MAX_HAND_KINDS * per_kind];
+        let mut hand_keys = vec![0u64; 2 * MAX_HAND_KINDS * (MAX_HAND_COUNT + 1)];
         for c in Color::ALL {
             for k in 0..t.variant.hand_kinds {
                 let mut acc = 0;
                 for n in 1..=MAX_HAND_COUNT {
                     acc ^= t.hand_key(c, Kind(k as u8), n);
-                    hand_keys[(c.index() * MAX_HAND_KINDS + k) * per_kind + n] = acc;
+                    hand_keys[hand_slot(c, k) + n] = acc;
                 }
             }
         }
@@ -128,13 +135,11 @@ impl<'t> DfPn<'t> {
     /// The position's key without its hands.
     #[inline]
     pub fn board_key<W: BitWord>(&self, pos: &Position<W>) -> u64 {
-        let per_kind = MAX_HAND_COUNT + 1;
         let mut k = pos.hash();
         for c in Color::ALL {
             let hand = pos.hand(c);
             for ki in 0..pos.variant().hand_kinds {
-                let n = hand.count(Kind(ki as u8));
-                k ^= self.hand_keys[(c.index() * MAX_HAND_KINDS + ki) * per_kind + n];
+                k ^= self.hand_keys[hand_slot(c, ki) + hand.count(Kind(ki as u8))];
             }
         }
         k
@@ -174,16 +179,19 @@ impl<'t> DfPn<'t> {
         while let Some(h) = self.path.pop() {
             self.path_filter[h as usize % PATH_FILTER] -= 1;
         }
-        let f = self.mid(pos, INF, INF, 0);
+        let keys = (self.board_key(pos), self.attacker_hand(pos));
+        let f = self.mid(pos, keys, INF, INF, 0);
         f.n
     }
 
     /// The moves to consider: checks at OR nodes, every legal move at AND
-    /// nodes, with their first numbers.
+    /// nodes, with their first numbers (`key` and `hand`: the position's
+    /// board key and attacker hand).
     #[inline(never)]
     fn expand<W: BitWord>(
         &mut self,
         pos: &mut Position<W>,
+        (key, hand): (u64, u64),
         or: bool,
         child_left: u16,
         out: &mut Vec<Child>,
@@ -209,14 +217,13 @@ impl<'t> DfPn<'t> {
         // First the keys (and a prefetch of their buckets), then the probes:
         // the table is large and each probe a likely cache miss.
         let mut drop_squares = Bitboard::<W>::EMPTY;
-        let hands_key = pos.hash() ^ self.board_key(pos);
-        let hand_now = self.attacker_hand(pos);
+        let hands_key = pos.hash() ^ key;
         for &m in moves.iter() {
             let hidden = !or && m.is_drop() && drop_squares.has(m.to());
             if m.is_drop() {
                 drop_squares.set(m.to());
             }
-            let (key, hand, h) = self.child_keys(pos, m, hands_key, hand_now);
+            let (key, hand, h) = self.child_keys(pos, m, hands_key, hand);
             debug_assert!({
                 pos.do_move(m);
                 let played = (self.board_key(pos), self.attacker_hand(pos), pos.hash());
@@ -281,7 +288,6 @@ impl<'t> DfPn<'t> {
     ) -> (u64, u64, u64) {
         let h = pos.hash_after(m);
         let us = pos.side_to_move();
-        let per_kind = MAX_HAND_COUNT + 1;
         // The mover's hand changes by one piece of one kind, or not at all.
         let change = if m.is_drop() {
             Some((m.drop_kind(), -1i64))
@@ -294,7 +300,7 @@ impl<'t> DfPn<'t> {
             return (h ^ hands_key, hand_now, h);
         };
         let n = pos.hand(us).count(k);
-        let slot = (us.index() * MAX_HAND_KINDS + k.0 as usize) * per_kind;
+        let slot = hand_slot(us, k.0 as usize);
         let after = (n as i64 + d) as usize;
         let hands_key = hands_key ^ self.hand_keys[slot + n] ^ self.hand_keys[slot + after];
         let hand = if us == self.attacker {
@@ -375,11 +381,13 @@ impl<'t> DfPn<'t> {
         u64::from_le_bytes(out)
     }
 
-    /// Multiple-iterative deepening at one node: searches below `pos` until
-    /// its proof number reaches `th_pn` or its disproof number `th_dn`.
+    /// Multiple-iterative deepening at one node: searches below `pos` (with
+    /// board key `key` and attacker hand `hand`) until its proof number
+    /// reaches `th_pn` or its disproof number `th_dn`.
     fn mid<W: BitWord>(
         &mut self,
         pos: &mut Position<W>,
+        (key, hand): (u64, u64),
         th_pn: u32,
         th_dn: u32,
         ply: usize,
@@ -414,12 +422,11 @@ impl<'t> DfPn<'t> {
             };
         }
         let child_left = if left == NO_LIMIT { NO_LIMIT } else { left - 1 };
-        let (key, hand) = (self.board_key(pos), self.attacker_hand(pos));
         if self.frames.len() <= ply {
             self.frames.resize_with(ply + 1, Vec::new);
         }
         let mut children = std::mem::take(&mut self.frames[ply]);
-        self.expand(pos, or, child_left, &mut children);
+        self.expand(pos, (key, hand), or, child_left, &mut children);
         let here = pos.hash();
         self.path.push(here);
         self.path_filter[here as usize % PATH_FILTER] += 1;
@@ -464,10 +471,10 @@ impl<'t> DfPn<'t> {
                 )
             };
             pos.do_move(c.mv);
-            let f = self.mid(pos, cth_pn, cth_dn, ply + 1);
+            let f = self.mid(pos, (c.key, c.hand), cth_pn, cth_dn, ply + 1);
             pos.undo_move();
             children[best].n = f.n;
-            children[best].rep = if f.n.dn == 0 { f.rep } else { NO_REP };
+            children[best].rep = f.rep;
         };
 
         if found.n.pn == 0 {
@@ -480,10 +487,10 @@ impl<'t> DfPn<'t> {
             // A disproof that rests on a repetition of a position above
             // this one is not kept: reached otherwise, it may mate. One that
             // rests only on repetitions of this position or below is sound.
-            if found.rep != NO_REP && found.rep as usize >= ply {
+            if found.rep as usize >= ply {
                 found.rep = NO_REP;
             }
-            if !(found.rep != NO_REP && found.n.dn == 0) {
+            if found.rep == NO_REP {
                 let work = self.nodes - start_nodes + 1;
                 // A disproof is kept with all it shows, which may reach
                 // beyond this search's limit (a disproof of the unlimited

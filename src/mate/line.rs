@@ -281,24 +281,18 @@ mod tests {
     /// the first proof's bound alone it is still a mate, and no longer.
     #[test]
     fn a_line_is_read_within_a_bound() {
-        for (sfen, published) in SAMPLES {
-            let v = crate::variant::Variant::by_name("shogi").unwrap();
-            let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
-            with_dfpn(&mut pos, 16, |dfpn, pos| {
-                let n = dfpn.solve(pos);
-                assert_eq!(n.pn, 0, "{sfen}");
-                let first = bounded_line(dfpn, pos, n.len).expect("a line");
-                assert!(first.len() <= n.len as usize, "{sfen}");
-                assert_mate_line(pos, &first, sfen);
-                let Refined::Exact(exact) = shortest_line(dfpn, pos, n.len) else {
-                    panic!("{sfen}: not refined");
-                };
-                assert_eq!(exact.len(), published, "{sfen}");
-                let line = bounded_line(dfpn, pos, published as u16).expect("a line");
-                assert_eq!(line.len(), published, "{sfen}");
-                assert_mate_line(pos, &line, sfen);
-            });
-        }
+        each_sample_proven(|dfpn, pos, len, sfen, published| {
+            let first = bounded_line(dfpn, pos, len).expect("a line");
+            assert!(first.len() <= len as usize, "{sfen}");
+            assert_mate_line(pos, &first, sfen);
+            let Refined::Exact(exact) = shortest_line(dfpn, pos, len) else {
+                panic!("{sfen}: not refined");
+            };
+            assert_eq!(exact.len(), published, "{sfen}");
+            let line = bounded_line(dfpn, pos, published as u16).expect("a line");
+            assert_eq!(line.len(), published, "{sfen}");
+            assert_mate_line(pos, &line, sfen);
+        });
     }
 
     /// Once stopped, a line is still read from what the table holds, without
@@ -306,19 +300,13 @@ mod tests {
     /// with the line within the bound proven so far.
     #[test]
     fn a_stopped_search_still_reads_a_line() {
-        for (sfen, _) in SAMPLES {
-            let v = crate::variant::Variant::by_name("shogi").unwrap();
-            let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
-            with_dfpn(&mut pos, 16, |dfpn, pos| {
-                let n = dfpn.solve(pos);
-                assert_eq!(n.pn, 0, "{sfen}");
-                dfpn.aborted = true;
-                let nodes = dfpn.nodes;
-                let line = bounded_line(dfpn, pos, n.len).expect("a line");
-                assert_eq!(dfpn.nodes, nodes, "{sfen}: searched after the stop");
-                assert!(line.len() <= n.len as usize, "{sfen}");
-                assert_mate_line(pos, &line, sfen);
-            });
-        }
+        each_sample_proven(|dfpn, pos, len, sfen, _| {
+            dfpn.aborted = true;
+            let nodes = dfpn.nodes;
+            let line = bounded_line(dfpn, pos, len).expect("a line");
+            assert_eq!(dfpn.nodes, nodes, "{sfen}: searched after the stop");
+            assert!(line.len() <= len as usize, "{sfen}");
+            assert_mate_line(pos, &line, sfen);
+        });
     }
 }

@@ -213,6 +213,22 @@ pub(crate) mod testing {
         f(&mut dfpn, pos)
     }
 
+    /// Runs `f(dfpn, position, proof length, sfen, published length)` for
+    /// each sample problem, once its root is proven on a fresh 16 MB table.
+    pub fn each_sample_proven(
+        mut f: impl FnMut(&mut DfPn<'_>, &mut Position<u128>, u16, &str, usize),
+    ) {
+        let v = Variant::by_name("shogi").unwrap();
+        for (sfen, published) in SAMPLES {
+            let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
+            with_dfpn(&mut pos, 16, |dfpn, pos| {
+                let n = dfpn.solve(pos);
+                assert_eq!(n.pn, 0, "{sfen}");
+                f(dfpn, pos, n.len, sfen, published);
+            });
+        }
+    }
+
     /// Checks that `line` is a mate from `pos`: legal moves, the attacker's
     /// all checks, mate at the end.
     pub fn assert_mate_line(pos: &mut Position<u128>, line: &[Move], what: &str) {

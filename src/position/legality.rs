@@ -169,7 +169,7 @@ mod tests {
 
     /// Random playouts in every variant: the fast legality test agrees with the
     /// generator on every legal move and on moves taken from other positions;
-    /// `gives_check` agrees with playing the move.
+    /// `gives_check` and `hash_after` agree with playing the move.
     #[test]
     fn helpers_agree_with_the_generator() {
         let mut rng = StdRng::seed_from_u64(7);
@@ -207,8 +207,10 @@ mod tests {
                     let disc = pos.discoverers();
                     for &m in &moves {
                         let gc = pos.gives_check(disc, m);
+                        let hash = pos.hash_after(m);
                         pos.do_move(m);
                         assert_eq!(gc, pos.in_check(), "{} {}", pos.to_sfen(), m.to_usi(v));
+                        assert_eq!(hash, pos.hash(), "{} {}", pos.to_sfen(), m.to_usi(v));
                         pos.undo_move();
                     }
                     checks_agree(&pos);

@@ -491,35 +491,3 @@ impl<W: BitWord> Position<W> {
         self.history.clear();
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::{Rng, SeedableRng};
-
-    /// `hash_after` gives the hash `do_move` makes, for every legal move
-    /// along random playouts in every variant (drops, captures into hand,
-    /// promotions).
-    #[test]
-    fn hash_after_matches_do_move() {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
-        for v in Variant::all() {
-            for _game in 0..4 {
-                let mut pos = Position::<u128>::startpos(v);
-                for _ply in 0..160 {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    for &m in moves.iter() {
-                        let predicted = pos.hash_after(m);
-                        pos.do_move(m);
-                        assert_eq!(predicted, pos.hash(), "{} {m:?}", pos.to_sfen());
-                        pos.undo_move();
-                    }
-                    pos.do_move(moves[rng.gen_range(0..moves.len())]);
-                }
-            }
-        }
-    }
-}
