@@ -31,10 +31,10 @@ fn bench_variant<W: BitWord>(c: &mut Criterion, v: &'static Variant, sfen: &str)
         let ctl = Signals::default();
         let opts = SearchOptions::default();
         b.iter(|| {
-            let mut p = pos.clone();
+            let p = pos.clone();
             let mut search = Search::new();
             let tt = TranspositionTable::new(4);
-            search.run(&mut p, &limits, &opts, &tt, &ctl, &mut |_| {});
+            search.run(&p, &limits, &opts, &tt, &ctl, &mut |_| {});
             black_box(search.nodes())
         })
     });

@@ -1,11 +1,11 @@
 //! The `bench` positions: fixed-depth searches over them, one thread, a fresh
 //! hash table and fresh heuristics per position, give the node count that is
 //! the engine's behaviour signature (a commit that changes it says its new
-//! `Bench: <n>`; `SIGNATURE` holds the current one). The `bench` job itself
-//! runs on the engine's pool (`engine::jobs`).
+//! `Bench: <n>`; `SIGNATURE` holds the current one), and the bench's
+//! settings. The `bench` job itself runs on the engine's threads
+//! (`engine::jobs`).
 
 use crate::core::BitWord;
-use crate::engine::BENCH_DEFAULTS;
 use crate::position::Position;
 use crate::search::{Limits, Search, SearchOptions, Signals, TranspositionTable};
 use crate::variant::Variant;
@@ -159,6 +159,85 @@ pub const POSITIONS: &[(&str, &str)] = &[
     ),
 ];
 
+/// `bench` settings, as Stockfish takes them: `bench [hash MB] [threads] [depth]`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct BenchArgs {
+    /// Hash table size in MB (a table of the bench's own, fresh per position).
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Search depth.
+    pub depth: u32,
+}
+
+/// The bench's defaults: the node signature is taken with these.
+pub const BENCH_DEFAULTS: BenchArgs = BenchArgs {
+    hash_mb: 16,
+    threads: 1,
+    depth: 9,
+};
+
+/// Why `bench` arguments were refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BenchArgsError {
+    /// More than three arguments.
+    Usage,
+    /// An argument that is not a number in its range.
+    Bad {
+        /// Which argument (`hash`, `threads`, `depth`).
+        name: &'static str,
+        /// Its text, clipped.
+        text: String,
+        /// The smallest value accepted.
+        lo: u64,
+        /// The largest value accepted.
+        hi: u64,
+    },
+}
+
+impl std::fmt::Display for BenchArgsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BenchArgsError::Usage => write!(f, "usage: bench [hash MB] [threads] [depth]"),
+            BenchArgsError::Bad { name, text, lo, hi } => {
+                write!(f, "bad {name} '{text}' (expected {lo}..{hi})")
+            }
+        }
+    }
+}
+
+impl BenchArgs {
+    /// Parses `[hash] [threads] [depth]`; missing values take the defaults.
+    pub fn parse(
+        args: &[String],
+        max_threads: usize,
+        max_hash: usize,
+    ) -> Result<BenchArgs, BenchArgsError> {
+        if args.len() > 3 {
+            return Err(BenchArgsError::Usage);
+        }
+        let num = |i: usize, name: &'static str, lo: u64, hi: u64, default: u64| match args.get(i) {
+            None => Ok(default),
+            Some(s) => s
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (lo..=hi).contains(n))
+                .ok_or_else(|| BenchArgsError::Bad {
+                    name,
+                    text: s.chars().take(20).collect(),
+                    lo,
+                    hi,
+                }),
+        };
+        let d = BENCH_DEFAULTS;
+        Ok(BenchArgs {
+            hash_mb: num(0, "hash", 1, max_hash as u64, d.hash_mb as u64)? as usize,
+            threads: num(1, "threads", 1, max_threads as u64, d.threads as u64)? as usize,
+            depth: num(2, "depth", 1, 64, d.depth as u64)? as u32,
+        })
+    }
+}
+
 /// Nodes of one fixed-depth search of `sfen` with fresh tables.
 pub fn bench_position(variant: &'static Variant, sfen: &str, depth: u32) -> Result<u64, String> {
     let width = Width::for_variant(variant);
@@ -166,7 +245,7 @@ pub fn bench_position(variant: &'static Variant, sfen: &str, depth: u32) -> Resu
 }
 
 fn bench_one<W: BitWord>(variant: &'static Variant, sfen: &str, depth: u32) -> Result<u64, String> {
-    let mut pos = Position::<W>::from_sfen(variant, sfen).map_err(|e| format!("{sfen}: {e}"))?;
+    let pos = Position::<W>::from_sfen(variant, sfen).map_err(|e| format!("{sfen}: {e}"))?;
     let mut search = Search::new();
     let tt = TranspositionTable::new(BENCH_DEFAULTS.hash_mb);
     let limits = Limits {
@@ -175,7 +254,7 @@ fn bench_one<W: BitWord>(variant: &'static Variant, sfen: &str, depth: u32) -> R
     };
     let signals = Signals::default();
     let opts = SearchOptions::default();
-    search.run(&mut pos, &limits, &opts, &tt, &signals, &mut |_| {});
+    search.run(&pos, &limits, &opts, &tt, &signals, &mut |_| {});
     Ok(search.nodes())
 }
 
@@ -202,7 +281,6 @@ mod tests {
 
     #[test]
     fn arguments_follow_stockfish() {
-        use crate::engine::BenchArgs;
         let a = |v: &[&str]| {
             let v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
             BenchArgs::parse(&v, 1024, 65536)

@@ -6,9 +6,9 @@
 
 pub mod bench;
 pub mod core;
-pub mod datagen;
 pub mod engine;
 pub mod eval;
+pub mod learn;
 pub mod mate;
 pub mod nnue;
 pub mod perft;

@@ -23,7 +23,7 @@ USAGE:
                                 (defaults 16 MB, 1 thread, depth 9; with one
                                 thread the node count is the engine's signature)
     kawari datagen [OPTIONS]    self-play training data (positions, scores,
-                                results; format in src/datagen/record.rs)
+                                results; format in src/learn/record.rs)
     kawari train [OPTIONS]      fit a network (NNUE) to datagen files
     kawari --help               this text
 
@@ -173,7 +173,7 @@ fn main() -> ExitCode {
 
 /// `kawari datagen`: self-play data; progress on stderr.
 fn run_datagen(args: &[String]) -> Result<(), String> {
-    use kawari::datagen::{run, Config};
+    use kawari::learn::datagen::{run, Config};
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut cfg = Config {
         variant: Variant::default_variant(),
@@ -200,7 +200,8 @@ fn run_datagen(args: &[String]) -> Result<(), String> {
             "--threads" => cfg.threads = f.num(1, 1024)? as usize,
             "--hash" => cfg.hash_mb = f.num(1, 65536)? as usize,
             "--eval-file" => {
-                let net = kawari::nnue::load_file(std::path::Path::new(f.value))?;
+                let net = kawari::nnue::load_file(std::path::Path::new(f.value))
+                    .map_err(|e| e.to_string())?;
                 cfg.eval = kawari::nnue::EvalChoice::Network(net);
             }
             "--hand-made" => {
@@ -237,7 +238,7 @@ fn run_datagen(args: &[String]) -> Result<(), String> {
 
 /// `kawari train`: fits a network; progress on stderr, the report on stdout.
 fn run_train(args: &[String]) -> Result<(), String> {
-    use kawari::nnue::train::{run, Config};
+    use kawari::learn::train::{run, Config};
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut cfg = Config {
         variant: Variant::default_variant(),

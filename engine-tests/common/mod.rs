@@ -1,5 +1,4 @@
 //! Helpers shared by the integration tests: reference data and width dispatch.
-#![allow(dead_code)]
 
 use kawari::core::BitWord;
 use kawari::position::Position;

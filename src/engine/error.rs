@@ -1,10 +1,14 @@
 //! Why the engine refused a request.
 
+use crate::bench::BenchArgsError;
+use crate::nnue::NetworkError;
 use crate::position::{MoveError, Notation, SfenError};
+use crate::search::ThreadsError;
 use std::fmt;
 
-/// Why the engine refused a request. Messages never echo user input; the
-/// protocol layer adds (clipped) input where it helps.
+/// Why the engine refused a request, one variant per kind of failure.
+/// Messages never echo user input; the protocol layer adds (clipped) input
+/// where it helps.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineError {
     /// A search or perft is running.
@@ -25,18 +29,34 @@ pub enum EngineError {
         /// Malformed or illegal.
         err: MoveError,
     },
+    /// A position of another variant than the one being played.
+    WrongVariant {
+        /// The position's variant.
+        position: &'static str,
+        /// The variant being played.
+        playing: &'static str,
+    },
     /// The hash table of that size cannot be allocated.
     HashAlloc(usize),
-    /// A value out of the range the engine supports.
-    OutOfRange(String),
+    /// A hash size (MB) outside 1..=`MAX_HASH_MB`.
+    HashSize(usize),
+    /// A thread count outside 1..=`MAX_THREADS`.
+    ThreadCount(usize),
     /// Search threads could not be started.
-    Threads(String),
+    Threads(ThreadsError),
+    /// A `go perft` depth above `MAX_PERFT_DEPTH`.
+    PerftDepth(u32),
+    /// The `EvalFile` network could not be loaded.
+    EvalFile(NetworkError),
+    /// UCI's `go mate` without a number of moves (UCI has no tsume search).
+    MateNeedsMoves,
     /// Bad `bench` arguments.
-    Bench(String),
+    Bench(BenchArgsError),
 }
 
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use super::{MAX_HASH_MB, MAX_PERFT_DEPTH, MAX_THREADS};
         match self {
             EngineError::Busy => write!(f, "a search is running (send stop first)"),
             EngineError::Position {
@@ -51,9 +71,23 @@ impl fmt::Display for EngineError {
                 write!(f, "bad {what} for {variant}: {err}")
             }
             EngineError::Move { index, err } => write!(f, "move {index} is {err}"),
+            EngineError::WrongVariant { position, playing } => {
+                write!(f, "a position of {position} while playing {playing}")
+            }
             EngineError::HashAlloc(mb) => write!(f, "cannot allocate a hash table of {mb} MB"),
-            EngineError::OutOfRange(s) | EngineError::Threads(s) => write!(f, "{s}"),
-            EngineError::Bench(s) => write!(f, "bench: {s}"),
+            EngineError::HashSize(mb) => {
+                write!(f, "hash size {mb} MB is out of range 1..{MAX_HASH_MB}")
+            }
+            EngineError::ThreadCount(n) => {
+                write!(f, "{n} threads is out of range 1..{MAX_THREADS}")
+            }
+            EngineError::Threads(e) => write!(f, "{e}"),
+            EngineError::PerftDepth(d) => {
+                write!(f, "perft depth {d} is above {MAX_PERFT_DEPTH}")
+            }
+            EngineError::EvalFile(e) => write!(f, "EvalFile: {e}"),
+            EngineError::MateNeedsMoves => write!(f, "go mate needs a number of moves in UCI"),
+            EngineError::Bench(e) => write!(f, "bench: {e}"),
         }
     }
 }

@@ -9,23 +9,18 @@
 
 mod error;
 mod jobs;
-mod pool;
 mod report;
 mod root;
 
 pub use error::EngineError;
-pub use jobs::{BenchArgs, BENCH_DEFAULTS};
-pub use pool::{panic_message, Crew, PanicSink, Pool, Task};
-pub use report::{Decision, Report, Sink};
+pub use report::{Decision, EvalBreakdown, NetworkEval, Report, Sink};
 pub use root::RootPosition;
 
+use crate::bench::BenchArgs;
 use crate::nnue::EvalChoice;
-use crate::search::{Limits, SearchOptions, Signals, TranspositionTable, Worker};
+use crate::search::{Limits, SearchOptions, Threads};
 use crate::variant::Variant;
 use crate::with_root;
-use jobs::JobControl;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -67,26 +62,12 @@ pub enum Setting {
     EvalFile(Option<String>),
 }
 
-/// Changes that wait for the pool to be idle.
-#[derive(Default)]
-struct Pending {
-    tt: Option<Arc<TranspositionTable>>,
-    threads: Option<usize>,
-    clear: bool,
-}
-
-impl Pending {
-    fn any(&self) -> bool {
-        self.tt.is_some() || self.threads.is_some() || self.clear
-    }
-}
-
-/// The engine: one per protocol session.
+/// The engine: one per protocol session. It keeps the settings and the
+/// position, and runs one job at a time on the search's `Threads`.
 pub struct Engine {
     sink: Sink,
     variant: &'static Variant,
     root: RootPosition,
-    tt: Arc<TranspositionTable>,
     opts: SearchOptions,
     hash_mb: usize,
     ponder: bool,
@@ -94,13 +75,7 @@ pub struct Engine {
     use_network: bool,
     /// The network `EvalFile` loaded, if any.
     eval_file: Option<&'static crate::nnue::Network>,
-    threads: usize,
-    pool: Pool,
-    job: Option<JobControl>,
-    pending: Pending,
-    /// `go mate` gave back the search table's memory (its own table takes
-    /// USI_Hash); the next search makes a fresh one.
-    tt_released: bool,
+    threads: Threads,
 }
 
 impl Engine {
@@ -112,23 +87,21 @@ impl Engine {
     pub fn new(sink: Sink) -> Engine {
         let variant = Variant::default_variant();
         let s = sink.clone();
-        let on_panic: PanicSink =
-            Arc::new(move |i, msg| s(Report::Error(format!("search thread {i} panicked: {msg}"))));
+        let threads = Threads::new(
+            DEFAULT_HASH_MB,
+            Arc::new(move |msg: String| s(Report::Error(msg))),
+        )
+        .expect("a search thread");
         Engine {
             sink,
             variant,
             root: RootPosition::startpos(variant),
-            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
             opts: SearchOptions::default(),
             hash_mb: DEFAULT_HASH_MB,
             ponder: false,
             use_network: true,
             eval_file: None,
-            threads: 1,
-            pool: Pool::new(1, on_panic).expect("a search thread"),
-            job: None,
-            pending: Pending::default(),
-            tt_released: false,
+            threads,
         }
     }
 
@@ -144,7 +117,7 @@ impl Engine {
 
     /// The number of search threads.
     pub fn threads(&self) -> usize {
-        self.threads
+        self.threads.count()
     }
 
     /// Whether `USI_Ponder` is on.
@@ -154,106 +127,53 @@ impl Engine {
 
     /// Whether a job is running and has not given its answer yet.
     pub fn is_busy(&mut self) -> bool {
-        self.settle();
-        self.job.is_some()
-    }
-
-    /// If the running job has answered or was told to stop: waits for it to
-    /// end and makes the changes that waited for it.
-    fn settle(&mut self) {
-        let over = self.job.as_ref().is_some_and(|j| {
-            j.done.load(Ordering::SeqCst)
-                || j.signals.stop_requested()
-                || self.pool.crew().is_idle(0)
-        });
-        if over {
-            self.pool.crew().wait(0);
-            self.job = None;
-        }
-        if self.job.is_none() && self.pending.any() {
-            self.apply_pending();
-        }
-    }
-
-    /// Makes the waiting changes (the pool is idle).
-    fn apply_pending(&mut self) {
-        let p = std::mem::take(&mut self.pending);
-        if let Some(n) = p.threads {
-            if let Err(e) = self.pool.resize(n) {
-                (self.sink)(Report::Error(e));
-            }
-        }
-        self.threads = self.pool.size();
-        if let Some(tt) = p.tt {
-            self.tt = tt;
-        }
-        if p.clear {
-            self.tt.clear();
-        }
+        self.threads.is_busy()
     }
 
     /// Applies a setting. The variant and the search options may change while
     /// a search runs (they apply to the next one); the hash table and the
-    /// threads change once the pool is idle.
+    /// threads change once the running job has answered.
     pub fn set(&mut self, s: Setting) -> Result<(), EngineError> {
-        self.settle();
-        let idle = self.job.is_none();
         match s {
             Setting::Variant(v) => {
                 self.variant = v;
                 self.root = RootPosition::startpos(v);
-                self.clear_hash(idle);
+                self.threads.clear_hash();
             }
             Setting::HashMb(mb) => {
                 if mb == 0 || mb > MAX_HASH_MB {
-                    return Err(EngineError::OutOfRange(format!(
-                        "hash size {mb} MB is out of range 1..{MAX_HASH_MB}"
-                    )));
+                    return Err(EngineError::HashSize(mb));
                 }
-                // The new table is made before the old one goes, so that a
-                // failure leaves the old one in place.
-                let tt = TranspositionTable::try_new(mb).map_err(|_| EngineError::HashAlloc(mb))?;
+                self.threads
+                    .set_hash(mb)
+                    .map_err(|_| EngineError::HashAlloc(mb))?;
                 self.hash_mb = mb;
-                self.tt_released = false;
-                if idle {
-                    self.tt = Arc::new(tt);
-                } else {
-                    self.pending.tt = Some(Arc::new(tt));
-                    self.pending.clear = false;
-                }
             }
             Setting::Ponder(on) => self.ponder = on,
             Setting::MultiPv(n) => self.opts.multipv = n.max(1),
             Setting::Threads(n) => {
                 if n == 0 || n > MAX_THREADS {
-                    return Err(EngineError::OutOfRange(format!(
-                        "{n} threads is out of range 1..{MAX_THREADS}"
-                    )));
+                    return Err(EngineError::ThreadCount(n));
                 }
-                if idle {
-                    self.pool.resize(n).map_err(EngineError::Threads)?;
-                    self.threads = n;
-                } else {
-                    self.pending.threads = Some(n);
-                }
+                self.threads.resize(n).map_err(EngineError::Threads)?;
             }
             Setting::MaxMovesToDraw(n) => self.opts.max_moves_to_draw = n,
             Setting::MoveOverhead(ms) => self.opts.move_overhead = ms,
             Setting::Declaration(on) => self.opts.declaration = on,
-            Setting::ClearHash => self.clear_hash(idle),
+            Setting::ClearHash => self.threads.clear_hash(),
             Setting::UseNetwork(on) => {
                 self.use_network = on;
-                self.choose_evaluation(idle);
+                self.choose_evaluation();
             }
             Setting::EvalFile(path) => {
                 self.eval_file = match path {
                     None => None,
                     Some(p) => Some(
                         crate::nnue::load_file(std::path::Path::new(&p))
-                            .map_err(|e| EngineError::OutOfRange(format!("EvalFile: {e}")))?,
+                            .map_err(EngineError::EvalFile)?,
                     ),
                 };
-                self.choose_evaluation(idle);
+                self.choose_evaluation();
             }
         }
         Ok(())
@@ -261,7 +181,7 @@ impl Engine {
 
     /// Sets the searches' evaluation from `UseNNUE` and `EvalFile`. The
     /// table's stored evaluations are the old one's, so it is cleared.
-    fn choose_evaluation(&mut self, idle: bool) {
+    fn choose_evaluation(&mut self) {
         let eval = match (self.use_network, self.eval_file) {
             (false, _) => EvalChoice::HandMade,
             (true, Some(n)) => EvalChoice::Network(n),
@@ -269,35 +189,24 @@ impl Engine {
         };
         if eval != self.opts.eval {
             self.opts.eval = eval;
-            self.clear_hash(idle);
-        }
-    }
-
-    fn clear_hash(&mut self, idle: bool) {
-        if idle {
-            self.tt.clear();
-        } else {
-            self.pending.clear = true;
+            self.threads.clear_hash();
         }
     }
 
     /// `usinewgame`: stops any job, forgets the hash table and every thread's
     /// heuristics.
     pub fn new_game(&mut self) {
-        self.finish();
-        self.tt.clear();
-        self.pool.crew().each(Worker::clear);
+        self.threads.new_game();
     }
 
     /// Sets the position (of the current variant; see `RootPosition` for
     /// reading one from text). On error the previous position stays.
     pub fn set_position(&mut self, root: RootPosition) -> Result<(), EngineError> {
         if root.variant().name() != self.variant.name() {
-            return Err(EngineError::OutOfRange(format!(
-                "a position of {} while playing {}",
-                root.variant().name(),
-                self.variant.name()
-            )));
+            return Err(EngineError::WrongVariant {
+                position: root.variant().name(),
+                playing: self.variant.name(),
+            });
         }
         self.root = root;
         Ok(())
@@ -318,123 +227,66 @@ impl Engine {
         with_root!(&self.root, pos => pos.diagram())
     }
 
-    /// Static evaluation of the position as the search sees it (the
-    /// network's and the bare-king hunt if a network is in use), side to
-    /// move's view.
-    pub fn eval(&self) -> i32 {
-        let net = self.opts.eval.network_for(self.variant);
+    /// The static evaluation of the position, term by term, and as the
+    /// search sees it (the network's and the bare-king hunt if a network is
+    /// in use).
+    pub fn eval(&self) -> EvalBreakdown {
         let et = crate::eval::tables(self.variant);
-        with_root!(&self.root, pos => match net {
-            Some(n) => crate::nnue::evaluate(n, pos.as_ref()) + crate::eval::hunt_bonus(et, pos.as_ref()),
-            None => crate::eval::evaluate(pos.as_ref()),
-        })
-    }
-
-    /// The static evaluation split by term: one line per term with Black's,
-    /// White's and the difference (Black's view), in centipawns.
-    pub fn eval_trace(&self) -> Vec<String> {
-        let (sums, _) = with_root!(&self.root, pos => crate::eval::trace(pos.as_ref()));
-        let mut lines = vec![format!(
-            "{:>12} {:>7} {:>7} {:>7}",
-            "term", "black", "white", "total"
-        )];
-        for (term, [b, w]) in crate::eval::Term::ALL.iter().zip(sums.0) {
-            lines.push(format!("{:>12} {b:>7} {w:>7} {:>7}", term.name(), b - w));
-        }
-        let hand_made = with_root!(&self.root, pos => crate::eval::evaluate(pos.as_ref()));
-        lines.push(format!("hand-made evaluation {hand_made} (side to move)"));
-        let et = crate::eval::tables(self.variant);
+        let (sums, hand_made) = with_root!(&self.root, pos => crate::eval::trace(pos.as_ref()));
         let hunt = with_root!(&self.root, pos => crate::eval::hunt_bonus(et, pos.as_ref()));
-        lines.push(match self.opts.eval.network_for(self.variant) {
-            Some(n) => format!(
-                "network {} {}x{}: {} (side to move){}",
-                n.variant(),
-                n.inputs(),
-                n.hidden(),
-                with_root!(&self.root, pos => crate::nnue::evaluate(n, pos.as_ref())),
-                if hunt != 0 {
-                    format!(", bare-king hunt {hunt:+}")
-                } else {
-                    String::new()
-                }
-            ),
-            None => "network: none in use, the hand-made evaluation plays".to_string(),
-        });
-        lines
-    }
-
-    /// Starts a job on the main pool thread.
-    fn start(
-        &mut self,
-        ponder: bool,
-        job: impl FnOnce(&mut Worker, &Crew, &Arc<Signals>, &AtomicBool) + Send + 'static,
-    ) {
-        let signals = Arc::new(Signals::new(ponder));
-        let done = Arc::new(AtomicBool::new(false));
-        let (s, d) = (signals.clone(), done.clone());
-        let crew = self.pool.crew().clone();
-        self.pool
-            .crew()
-            .run(0, Box::new(move |w: &mut Worker| job(w, &crew, &s, &d)));
-        self.job = Some(JobControl { signals, done });
+        let network = self
+            .opts
+            .eval
+            .network_for(self.variant)
+            .map(|n| NetworkEval {
+                variant: n.variant().to_string(),
+                inputs: n.inputs(),
+                hidden: n.hidden(),
+                score: with_root!(&self.root, pos => crate::nnue::evaluate(n, pos.as_ref())),
+            });
+        let total = match &network {
+            Some(n) => n.score + hunt,
+            None => hand_made,
+        };
+        EvalBreakdown {
+            terms: crate::eval::Term::ALL
+                .iter()
+                .zip(sums.0)
+                .map(|(t, [b, w])| (t.name(), b, w))
+                .collect(),
+            hand_made,
+            network,
+            hunt,
+            total,
+        }
     }
 
     /// Starts a search. Exactly one `Report::BestMove` follows; while
     /// pondering or in `infinite` mode it waits for `ponderhit` or `stop` even
-    /// when the search ends earlier. `limits.searchmoves`, if any, must be
-    /// legal moves of the root.
+    /// when the search ends earlier. Any `limits.searchmoves` that are not
+    /// legal are left out (the protocol checks them as it reads them).
     pub fn go(&mut self, limits: Limits) -> Result<(), EngineError> {
         if self.is_busy() {
             return Err(EngineError::Busy);
         }
-        if let Some(&m) = limits
-            .searchmoves
-            .iter()
-            .find(|&&m| !with_root!(&self.root, pos => pos.is_legal(m)))
-        {
-            let text = m.to_usi(self.variant);
-            return Err(EngineError::OutOfRange(format!(
-                "searchmoves: {text} is not legal here"
-            )));
-        }
-        if self.tt_released {
-            let tt = TranspositionTable::try_new(self.hash_mb)
-                .map_err(|_| EngineError::HashAlloc(self.hash_mb))?;
-            self.tt = Arc::new(tt);
-            self.tt_released = false;
-        }
+        self.threads
+            .reclaim_table()
+            .map_err(|_| EngineError::HashAlloc(self.hash_mb))?;
         let root = self.root.clone();
-        let tt = self.tt.clone();
         let opts = self.opts.clone();
-        let sink = self.sink.clone();
-        let ponder = limits.ponder;
-        self.start(ponder, move |w, crew, signals, done| {
-            let run = catch_unwind(AssertUnwindSafe(|| {
-                with_root!(&root, pos => {
-                    let req = jobs::SearchRequest {
-                        root: pos,
-                        tt: &tt,
-                        signals,
-                        limits: &limits,
-                        opts: &opts,
-                    };
-                    jobs::go(&req, w, crew, &sink, done)
-                })
-            }));
-            // The search catches its own panics; this is for the rest of the
-            // job: there must be an answer all the same.
-            if let Err(p) = run {
-                if !done.swap(true, Ordering::SeqCst) {
-                    let msg = panic_message(p.as_ref());
-                    sink(Report::Error(format!("search job panicked: {msg}")));
-                    let decision = with_root!(&root, pos => jobs::fallback(pos));
-                    sink(Report::BestMove {
-                        decision,
-                        variant: root.variant(),
-                    });
-                }
-            }
-        });
+        let (sink, panic_sink) = (self.sink.clone(), self.sink.clone());
+        let fallback_root = self.root.clone();
+        self.threads.start(
+            limits.ponder,
+            move |job| with_root!(&root, pos => jobs::go(job, pos, &limits, &opts, &sink)),
+            move |msg| {
+                panic_sink(Report::Error(format!("search job panicked: {msg}")));
+                panic_sink(Report::BestMove {
+                    decision: with_root!(&fallback_root, pos => Decision::any_legal(pos)),
+                    variant: fallback_root.variant(),
+                });
+            },
+        );
         Ok(())
     }
 
@@ -444,15 +296,15 @@ impl Engine {
             return Err(EngineError::Busy);
         }
         if depth > MAX_PERFT_DEPTH {
-            return Err(EngineError::OutOfRange(format!(
-                "perft depth {depth} is above {MAX_PERFT_DEPTH}"
-            )));
+            return Err(EngineError::PerftDepth(depth));
         }
         let root = self.root.clone();
-        let sink = self.sink.clone();
-        self.start(false, move |_, _, signals, done| {
-            with_root!(root, pos => jobs::perft(*pos, depth, signals, &sink, done))
-        });
+        let (sink, panic_sink) = (self.sink.clone(), self.sink.clone());
+        self.threads.start(
+            false,
+            move |job| with_root!(root, pos => jobs::perft(job, *pos, depth, &sink)),
+            move |msg| panic_sink(Report::Error(format!("perft job panicked: {msg}"))),
+        );
         Ok(())
     }
 
@@ -465,87 +317,69 @@ impl Engine {
         }
         // The solver's table takes USI_Hash; the search table's memory is
         // given back meanwhile, so the two never hold twice that.
-        if !self.tt_released {
-            self.tt = Arc::new(TranspositionTable::new(1));
-            self.tt_released = true;
-        }
+        self.threads.release_table();
         let root = self.root.clone();
-        let sink = self.sink.clone();
+        let (sink, panic_sink) = (self.sink.clone(), self.sink.clone());
         let hash_mb = self.hash_mb;
-        self.start(false, move |_, _, signals, done| {
-            let run = catch_unwind(AssertUnwindSafe(|| {
-                with_root!(&root, pos => jobs::mate((**pos).clone(), hash_mb, time, signals, &sink, done))
-            }));
-            if let Err(p) = run {
-                if !done.swap(true, Ordering::SeqCst) {
-                    let msg = panic_message(p.as_ref());
-                    sink(Report::Error(format!("mate job panicked: {msg}")));
-                    sink(Report::Checkmate {
-                        answer: crate::mate::MateAnswer::Timeout,
-                        variant: root.variant(),
-                    });
-                }
-            }
-        });
+        let variant = self.variant;
+        self.threads.start(
+            false,
+            move |job| with_root!(&root, pos => jobs::mate(job, pos, hash_mb, time, &sink)),
+            move |msg| {
+                panic_sink(Report::Error(format!("mate job panicked: {msg}")));
+                panic_sink(Report::Checkmate {
+                    answer: crate::mate::MateAnswer::Timeout,
+                    variant,
+                });
+            },
+        );
         Ok(())
     }
 
-    /// Starts `bench [hash] [threads] [depth]` on the pool; its lines come as
-    /// `Report::Bench`. The threads it asks for are set back after it.
+    /// Starts `bench [hash] [threads] [depth]` on the threads; its lines come
+    /// as `Report::Bench`. The threads it asks for are set back after it.
     pub fn bench(&mut self, args: &[String]) -> Result<(), EngineError> {
         if self.is_busy() {
             return Err(EngineError::Busy);
         }
         let args = BenchArgs::parse(args, MAX_THREADS, MAX_HASH_MB).map_err(EngineError::Bench)?;
-        if args.threads != self.pool.size() {
-            self.pool
-                .resize(args.threads)
-                .map_err(EngineError::Threads)?;
-            self.pending.threads = Some(self.threads);
-        }
-        let sink = self.sink.clone();
-        self.start(false, move |w, crew, signals, done| {
-            jobs::bench(args, w, crew, signals, &sink, done)
-        });
+        self.threads
+            .lend(args.threads)
+            .map_err(EngineError::Threads)?;
+        let (sink, panic_sink) = (self.sink.clone(), self.sink.clone());
+        self.threads.start(
+            false,
+            move |job| jobs::bench(job, args, &sink),
+            move |msg| panic_sink(Report::Error(format!("bench job panicked: {msg}"))),
+        );
         Ok(())
     }
 
     /// `stop`: the running job answers as soon as it can. Does not wait.
     pub fn stop(&mut self) {
-        if let Some(job) = &self.job {
-            job.signals.request_stop();
-        }
+        self.threads.stop();
     }
 
     /// `ponderhit`: the expected move was played; the clock runs from now.
     /// `clock` holds times sent with it, if any: the budgets are made again
     /// from them.
     pub fn ponderhit(&mut self, clock: Option<Limits>) {
-        if let Some(job) = &self.job {
-            job.signals.ponderhit(clock);
-        }
+        self.threads.ponderhit(clock);
     }
 
     /// Waits until the running job (if any) has answered, without stopping it.
     pub fn wait(&mut self) {
-        if self.job.is_some() {
-            self.pool.crew().wait(0);
-        }
-        self.settle();
+        self.threads.wait();
     }
 
     /// Stops any job and waits until it has answered.
     pub fn finish(&mut self) {
-        self.stop();
-        self.wait();
+        self.threads.finish();
     }
 
     /// Like `finish`, but gives up waiting after `timeout` (for `quit`).
     pub fn finish_within(&mut self, timeout: Duration) {
-        self.stop();
-        if self.job.is_some() && self.pool.crew().wait_for(0, timeout) {
-            self.settle();
-        }
+        self.threads.finish_within(timeout);
     }
 }
 
@@ -675,7 +509,7 @@ mod tests {
         assert!(matches!(bestmove(&rx), Decision::Move { .. }));
         e.wait();
         assert_eq!(e.threads(), 2);
-        assert_eq!(e.tt.buckets(), (2 << 20) / 32);
+        assert_eq!(e.threads.table_buckets(), (2 << 20) / 32);
         assert!(e.set(Setting::HashMb(MAX_HASH_MB + 1)).is_err());
         assert!(e.set(Setting::Threads(MAX_THREADS + 1)).is_err());
         e.go(depth(3)).unwrap();
@@ -731,9 +565,13 @@ mod tests {
             "{answer:?}"
         );
         e.wait();
-        assert!(e.tt.buckets() < (1 << 20) / 32 + 1, "{}", e.tt.buckets());
+        assert!(
+            e.threads.table_buckets() < (1 << 20) / 32 + 1,
+            "{}",
+            e.threads.table_buckets()
+        );
         e.go(depth(3)).unwrap();
         assert!(matches!(bestmove(&rx), Decision::Move { .. }));
-        assert_eq!(e.tt.buckets(), (2 << 20) / 32);
+        assert_eq!(e.threads.table_buckets(), (2 << 20) / 32);
     }
 }

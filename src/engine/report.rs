@@ -56,5 +56,33 @@ pub enum Report {
     Error(String),
 }
 
+/// The static evaluation of a position, term by term (`eval` command).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalBreakdown {
+    /// Each hand-made term: its name, Black's and White's sums (centipawns).
+    pub terms: Vec<(&'static str, i32, i32)>,
+    /// The hand-made evaluation, side to move's view.
+    pub hand_made: i32,
+    /// The network in use, if any.
+    pub network: Option<NetworkEval>,
+    /// The bare-king hunt's share (added to a network's score).
+    pub hunt: i32,
+    /// The evaluation the search uses, side to move's view.
+    pub total: i32,
+}
+
+/// A network's view of a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetworkEval {
+    /// The variant it was trained for.
+    pub variant: String,
+    /// Its inputs per perspective.
+    pub inputs: usize,
+    /// Its hidden units per perspective.
+    pub hidden: usize,
+    /// Its score, side to move's view.
+    pub score: i32,
+}
+
 /// Where reports go; called from the engine's threads.
 pub type Sink = Arc<dyn Fn(Report) + Send + Sync>;

@@ -651,7 +651,7 @@ pub const MOP_UP_LEAD: i32 = 200;
 pub const HUNT_FLIGHT: i32 = 40;
 
 /// The same hunt: bonus per leader's piece per step closer to the nearest of
-/// those pieces (`8 - distance`, as `mop_up`).
+/// those pieces (`DRIVE_RANGE - distance`, as `mop_up`).
 pub const HUNT_NEAR: i32 = 16;
 
 /// Value of a kind without a table entry: 100 per impasse point.
@@ -664,3 +664,33 @@ pub fn for_variant(name: &str) -> &'static VariantWeights<'static> {
         .find(|v| v.variant.eq_ignore_ascii_case(name))
         .unwrap_or(&FALLBACK)
 }
+
+/// Pieces (besides the king) below which a side pays `few_pieces` per piece
+/// missing (the bare-king danger).
+pub const FEW_PIECES: i32 = 3;
+
+/// `mop_up` applies while the losing side has at most this many pieces, its
+/// king included.
+pub const MOP_UP_MAX_PIECES: u32 = 4;
+
+/// The hunt applies while the prey has at most this many pieces besides its
+/// king.
+pub const HUNT_MAX_PREY: u32 = 2;
+
+/// `mop_up` and the hunt give their bonus per step closer than this
+/// (king-step distance); farther counts as this.
+pub const DRIVE_RANGE: i32 = 8;
+
+/// King attacks on the outer ring count this fraction (`outer_ring / this`)
+/// of those next to the king.
+pub const OUTER_RING_DIVISOR: i32 = 4;
+
+/// King danger's quadratic term is `quadratic * u * u / QUADRATIC_DIVISOR`.
+pub const QUADRATIC_DIVISOR: i32 = 256;
+
+/// The king's `side_file` bonus counts files from the centre up to this.
+pub const KING_SIDE_FILES: i32 = 3;
+
+/// Kinds worth at most `PAWN_RATIO.0 / PAWN_RATIO.1` times the cheapest piece
+/// count as pawns for threats and the mobility area.
+pub const PAWN_RATIO: (i32, i32) = (3, 2);

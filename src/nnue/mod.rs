@@ -7,12 +7,13 @@
 //! `kawari datagen` records. Networks in `nets/` are built into the binary.
 
 pub mod accumulator;
+mod error;
 pub mod features;
 pub mod network;
 mod simd;
-pub mod train;
 
 pub use accumulator::Accumulators;
+pub use error::NetworkError;
 pub use network::Network;
 
 use crate::variant::Variant;
@@ -30,12 +31,12 @@ const BUILTIN: &[(&str, &[u8])] = &[
     ("yarishogi", include_bytes!("../../nets/yarishogi.nnue")),
 ];
 
-static PARSED: Lazy<Vec<(&'static str, Result<Network, String>)>> = Lazy::new(|| {
+static PARSED: Lazy<Vec<(&'static str, Result<Network, NetworkError>)>> = Lazy::new(|| {
     BUILTIN
         .iter()
         .map(|&(name, bytes)| {
             let net = Variant::by_name(name)
-                .ok_or_else(|| format!("no variant {name}"))
+                .ok_or_else(|| NetworkError::UnknownVariant(name.to_string()))
                 .and_then(|v| Network::from_bytes(v, bytes));
             (name, net)
         })
@@ -68,8 +69,11 @@ static LOADED: Lazy<std::sync::Mutex<Vec<LoadedFile>>> = Lazy::new(Default::defa
 type LoadedFile = (Vec<u8>, &'static Network);
 
 /// Loads a network file (`EvalFile`); its header names its variant.
-pub fn load_file(path: &std::path::Path) -> Result<&'static Network, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+pub fn load_file(path: &std::path::Path) -> Result<&'static Network, NetworkError> {
+    let bytes = std::fs::read(path).map_err(|e| NetworkError::Read {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    })?;
     let v = Network::variant_of(&bytes)?;
     let mut loaded = LOADED.lock().unwrap_or_else(|p| p.into_inner());
     if let Some((_, n)) = loaded.iter().find(|(b, _)| *b == bytes) {
@@ -155,7 +159,7 @@ mod tests {
             let v = Variant::by_name(name).unwrap();
             let net = random_net(v);
             let a = Position::<u128>::from_sfen(v, sfen).unwrap();
-            let fl = crate::eval::tests::flip(sfen);
+            let fl = crate::position::testing::flip(sfen);
             let b = Position::<u128>::from_sfen(v, &fl).unwrap();
             assert_eq!(evaluate(net, &a), evaluate(net, &b), "{name} {sfen}");
         }
@@ -167,7 +171,7 @@ mod tests {
         for &(name, sfen) in crate::bench::POSITIONS {
             let v = Variant::by_name(name).unwrap();
             let net = random_net(v);
-            let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
+            let pos = Position::<u128>::from_sfen(v, sfen).unwrap();
             let mut search = Search::new();
             search.verify_evaluation(true);
             let opts = SearchOptions {
@@ -180,14 +184,9 @@ mod tests {
             };
             let tt = TranspositionTable::new(1);
             let mut depth = 0;
-            search.run(
-                &mut pos,
-                &limits,
-                &opts,
-                &tt,
-                &Signals::default(),
-                &mut |i| depth = i.depth,
-            );
+            search.run(&pos, &limits, &opts, &tt, &Signals::default(), &mut |i| {
+                depth = i.depth
+            });
             assert!(depth >= 3, "{name} {sfen}");
         }
     }

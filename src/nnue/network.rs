@@ -25,6 +25,7 @@
 //! weights, feature by feature (i16), `2 * hidden` output weights (i16), the
 //! output bias (i32).
 
+use super::error::NetworkError;
 use super::features::Layout;
 use super::simd;
 use crate::variant::Variant;
@@ -62,6 +63,17 @@ fn fnv1a(bytes: &[u8]) -> u32 {
     h
 }
 
+/// A hidden layer size the network code supports.
+fn check_hidden(hidden: usize) -> Result<(), NetworkError> {
+    if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
+        return Err(NetworkError::Hidden {
+            found: hidden,
+            max: MAX_HIDDEN,
+        });
+    }
+    Ok(())
+}
+
 fn u32_at(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
 }
@@ -81,18 +93,14 @@ impl Network {
         ft_weights: Vec<i16>,
         out_weights: Vec<i16>,
         out_bias: i32,
-    ) -> Result<Network, String> {
+    ) -> Result<Network, NetworkError> {
         let inputs = Layout::of(v).inputs();
-        if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
-            return Err(format!(
-                "{hidden} hidden units: must be a multiple of 16 up to {MAX_HIDDEN}"
-            ));
-        }
+        check_hidden(hidden)?;
         if ft_bias.len() != hidden
             || ft_weights.len() != inputs * hidden
             || out_weights.len() != 2 * hidden
         {
-            return Err("layer sizes do not match the variant's inputs".into());
+            return Err(NetworkError::LayerSizes);
         }
         Ok(Network {
             variant: v.name().to_string(),
@@ -106,52 +114,59 @@ impl Network {
     }
 
     /// The variant a network file's header names.
-    pub fn variant_of(b: &[u8]) -> Result<&'static Variant, String> {
+    pub fn variant_of(b: &[u8]) -> Result<&'static Variant, NetworkError> {
         if b.len() < HEADER || &b[0..4] != MAGIC {
-            return Err("not a Kawari network file (no KWNN header)".into());
+            return Err(NetworkError::NotANetwork);
         }
         let name_bytes = &b[8..40];
         let end = name_bytes.iter().position(|&c| c == 0).unwrap_or(32);
         let name = String::from_utf8_lossy(&name_bytes[..end]).to_string();
-        Variant::by_name(&name).ok_or_else(|| format!("a network for unknown variant '{name}'"))
+        Variant::by_name(&name).ok_or(NetworkError::UnknownVariant(name))
     }
 
     /// Reads a network file for `v`; the error says what is wrong with it.
-    pub fn from_bytes(v: &Variant, b: &[u8]) -> Result<Network, String> {
+    pub fn from_bytes(v: &Variant, b: &[u8]) -> Result<Network, NetworkError> {
         let named = Network::variant_of(b)?;
         let version = u32_at(b, 4);
         if version != VERSION {
-            return Err(format!(
-                "network format version {version}, this build reads {VERSION}"
-            ));
+            return Err(NetworkError::Version {
+                found: version,
+                expected: VERSION,
+            });
         }
         if named.name() != v.name() {
-            return Err(format!("a network for {}, not {}", named.name(), v.name()));
+            return Err(NetworkError::WrongVariant {
+                found: named.name().to_string(),
+                expected: v.name().to_string(),
+            });
         }
         let inputs = u32_at(b, 40) as usize;
         let hidden = u32_at(b, 44) as usize;
         let expect = Layout::of(v).inputs();
         if inputs != expect {
-            return Err(format!(
-                "{inputs} inputs, {} has {expect} in this build",
-                v.name()
-            ));
+            return Err(NetworkError::Inputs {
+                found: inputs,
+                variant: v.name().to_string(),
+                expected: expect,
+            });
         }
-        if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
-            return Err(format!("{hidden} hidden units"));
-        }
+        check_hidden(hidden)?;
         let (qa, qb, scale) = (u32_at(b, 48), u32_at(b, 52), u32_at(b, 56));
         if (qa, qb, scale) != (QA as u32, QB as u32, SCALE as u32) {
-            return Err(format!(
-                "quantization {qa}/{qb}/{scale}, this build uses {QA}/{QB}/{SCALE}"
-            ));
+            return Err(NetworkError::Quantization {
+                found: (qa, qb, scale),
+                expected: (QA as u32, QB as u32, SCALE as u32),
+            });
         }
         let size = HEADER + 2 * hidden + 2 * inputs * hidden + 4 * hidden + 4;
         if b.len() != size {
-            return Err(format!("{} bytes, the header says {size}", b.len()));
+            return Err(NetworkError::Size {
+                found: b.len(),
+                expected: size,
+            });
         }
         if fnv1a(&b[HEADER..]) != u32_at(b, 60) {
-            return Err("checksum mismatch: the file is damaged".into());
+            return Err(NetworkError::Checksum);
         }
         let mut at = HEADER;
         let mut take = |n: usize| {
@@ -255,8 +270,8 @@ impl Network {
     #[inline]
     pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
         let (wu, wt) = self.out_weights.split_at(self.hidden);
-        let sum = simd::dot_clipped(us, wu) as i64
-            + simd::dot_clipped(them, wt) as i64
+        let sum = simd::dot_clipped::<{ QA as i16 }>(us, wu) as i64
+            + simd::dot_clipped::<{ QA as i16 }>(them, wt) as i64
             + self.out_bias as i64;
         (sum * SCALE as i64 / (QA * QB) as i64) as i32
     }
@@ -274,17 +289,20 @@ mod tests {
         assert_eq!(Network::from_bytes(v, &bytes).unwrap(), net);
         let shogi = Variant::by_name("shogi").unwrap();
         let e = Network::from_bytes(shogi, &bytes).unwrap_err();
-        assert!(e.contains("judkins"), "{e}");
+        assert!(e.to_string().contains("judkins"), "{e}");
         let mut bad = bytes.clone();
         *bad.last_mut().unwrap() ^= 1;
         assert!(Network::from_bytes(v, &bad)
             .unwrap_err()
+            .to_string()
             .contains("checksum"));
         assert!(Network::from_bytes(v, &bytes[..bytes.len() - 2])
             .unwrap_err()
+            .to_string()
             .contains("bytes"));
         assert!(Network::from_bytes(v, b"hello")
             .unwrap_err()
+            .to_string()
             .contains("KWNN"));
     }
 }

@@ -3,15 +3,13 @@
 //! compiled for AVX2 and chosen at run time. Integer arithmetic makes both
 //! give the same result (checked by a test).
 
-use super::network::QA;
-
 #[inline(always)]
-fn dot_clipped_portable(a: &[i16], w: &[i16]) -> i32 {
+fn dot_clipped_portable<const CEIL: i16>(a: &[i16], w: &[i16]) -> i32 {
     // Products fit in i32 (255 * 32767), and i16 pairs summed stay far
     // below overflow for the sizes a file may have.
     a.iter()
         .zip(w)
-        .map(|(&x, &y)| (x.clamp(0, QA as i16) as i32) * y as i32)
+        .map(|(&x, &y)| (x.clamp(0, CEIL) as i32) * y as i32)
         .sum()
 }
 
@@ -31,8 +29,8 @@ fn update_portable(acc: &mut [i16], removed: &[&[i16]], added: &[&[i16]]) {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn dot_clipped_avx2(a: &[i16], w: &[i16]) -> i32 {
-    dot_clipped_portable(a, w)
+unsafe fn dot_clipped_avx2<const CEIL: i16>(a: &[i16], w: &[i16]) -> i32 {
+    dot_clipped_portable::<CEIL>(a, w)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -49,15 +47,16 @@ fn has_avx2() -> bool {
     *AVX2
 }
 
-/// `sum(clamp(a, 0, QA) * w)`.
+/// `sum(clamp(a, 0, CEIL) * w)`: the clipped activation's ceiling is the
+/// caller's (the network's quantization), a constant the kernels fold in.
 #[inline]
-pub fn dot_clipped(a: &[i16], w: &[i16]) -> i32 {
+pub fn dot_clipped<const CEIL: i16>(a: &[i16], w: &[i16]) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the CPU has AVX2.
-        return unsafe { dot_clipped_avx2(a, w) };
+        return unsafe { dot_clipped_avx2::<CEIL>(a, w) };
     }
-    dot_clipped_portable(a, w)
+    dot_clipped_portable::<CEIL>(a, w)
 }
 
 /// `acc -= each removed row; acc += each added row` (wrapping, as i16).
@@ -88,8 +87,8 @@ mod tests {
                 .zip(&w)
                 .map(|(&x, &y)| x.clamp(0, 255) as i32 * y as i32)
                 .sum();
-            assert_eq!(dot_clipped(&a, &w), expect);
-            assert_eq!(dot_clipped_portable(&a, &w), expect);
+            assert_eq!(dot_clipped::<255>(&a, &w), expect);
+            assert_eq!(dot_clipped_portable::<255>(&a, &w), expect);
             let mut x = a.clone();
             let mut y = a.clone();
             update(&mut x, &[&w], &[&r, &w]);

@@ -10,6 +10,8 @@ mod notation;
 mod piece;
 mod rules;
 mod sfen;
+#[cfg(test)]
+pub(crate) mod testing;
 
 pub use hand::Hand;
 pub use movegen::{MoveList, MAX_MOVES};

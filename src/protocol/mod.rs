@@ -13,7 +13,7 @@ pub use command::{parse, Clock, Command, GameResult, Go, GoSearch, ParseError, S
 pub use dialect::Dialect;
 pub use options::{option_lines, setting, OptionError};
 
-use crate::engine::{Engine, EngineError, Report, RootPosition, Setting, Sink};
+use crate::engine::{Engine, EngineError, EvalBreakdown, Report, RootPosition, Setting, Sink};
 use crate::search::Limits;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -301,11 +301,9 @@ impl Session {
                 }
             }
             Command::Eval => {
-                for l in self.engine.eval_trace() {
+                for l in eval_lines(&self.engine.eval()) {
                     self.out.line(&format!("info string {l}"));
                 }
-                self.out
-                    .line(&format!("info string eval {}", self.engine.eval()))
             }
         }
         true
@@ -398,15 +396,47 @@ impl Session {
                     ..Limits::default()
                 })
             }
-            Go::Mate(None) if self.dialect() == Dialect::Uci => Err(EngineError::OutOfRange(
-                "go mate needs a number of moves in UCI".into(),
-            )),
+            Go::Mate(None) if self.dialect() == Dialect::Uci => Err(EngineError::MateNeedsMoves),
             Go::Mate(ms) => self.engine.mate(ms.map(Duration::from_millis)),
         };
         if let Err(e) = result {
             self.out.error(format!("go ignored: {e}"));
         }
     }
+}
+
+/// The `eval` table: one line per term with Black's, White's and the
+/// difference (Black's view), the hand-made and network scores, and last the
+/// evaluation the search uses.
+fn eval_lines(e: &EvalBreakdown) -> Vec<String> {
+    let mut lines = vec![format!(
+        "{:>12} {:>7} {:>7} {:>7}",
+        "term", "black", "white", "total"
+    )];
+    for &(term, b, w) in &e.terms {
+        lines.push(format!("{term:>12} {b:>7} {w:>7} {:>7}", b - w));
+    }
+    lines.push(format!(
+        "hand-made evaluation {} (side to move)",
+        e.hand_made
+    ));
+    lines.push(match &e.network {
+        Some(n) => format!(
+            "network {} {}x{}: {} (side to move){}",
+            n.variant,
+            n.inputs,
+            n.hidden,
+            n.score,
+            if e.hunt != 0 {
+                format!(", bare-king hunt {:+}", e.hunt)
+            } else {
+                String::new()
+            }
+        ),
+        None => "network: none in use, the hand-made evaluation plays".to_string(),
+    });
+    lines.push(format!("eval {}", e.total));
+    lines
 }
 
 #[cfg(test)]

@@ -232,7 +232,10 @@ impl Worker {
         }
 
         // Check extension: a node in check is searched one ply deeper.
-        if in_check && ply < 2 * self.root_depth as usize + 8 {
+        if in_check
+            && ply
+                < CHECK_EXTENSION_PLY_FACTOR * self.root_depth as usize + CHECK_EXTENSION_PLY_SLACK
+        {
             depth += 1;
         }
 
@@ -286,7 +289,9 @@ impl Worker {
                 && !self.frames[ply - 1].mv.is_none()
                 && self.has_material_for_null(pos)
             {
-                let r = NMP_BASE + depth / NMP_DIVISOR + ((eval - beta) / 200).min(3);
+                let r = NMP_BASE
+                    + depth / NMP_DIVISOR
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
                 self.frames[ply].mv = Move::NONE;
                 self.acc.push_null(ply);
                 pos.do_null_move();
@@ -313,7 +318,7 @@ impl Worker {
         let mut best_move = Move::NONE;
         let mut move_count = 0usize;
         let mut skip_quiets = false;
-        let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut quiets: ArrayVec<Move, MAX_QUIETS> = ArrayVec::new();
         let killers = self.frames[ply].killers;
         let mut root_index = self.pv_idx;
 
@@ -336,7 +341,8 @@ impl Worker {
             let check = pos.gives_check(disc, m);
 
             if !root && best > -MATE_BOUND {
-                let r = self.lmr[depth.min(63) as usize][move_count.min(63)];
+                let r = self.lmr[depth.min(LMR_TABLE as i32 - 1) as usize]
+                    [move_count.min(LMR_TABLE - 1)];
                 let lmr_depth = (depth - 1 - r).max(0);
                 if quiet && !check {
                     if skip_quiets {
@@ -382,8 +388,9 @@ impl Worker {
 
             let mut v = -INFINITE;
             let mut full = !pv_node || move_count > 1;
-            if depth >= 3 && move_count > 1 + root as usize && (quiet || !pv_node) {
-                let mut r = self.lmr[depth.min(63) as usize][move_count.min(63)];
+            if depth >= LMR_DEPTH && move_count > 1 + root as usize && (quiet || !pv_node) {
+                let mut r = self.lmr[depth.min(LMR_TABLE as i32 - 1) as usize]
+                    [move_count.min(LMR_TABLE - 1)];
                 if pv_node {
                     r -= 1;
                 }
@@ -400,7 +407,7 @@ impl Worker {
                     r -= 1;
                 }
                 if quiet {
-                    r -= hist / 6000;
+                    r -= hist / LMR_HISTORY_DIVISOR;
                 } else {
                     r -= 1;
                 }
@@ -495,7 +502,7 @@ impl Worker {
     #[inline]
     fn has_material_for_null<W: BitWord>(&self, pos: &Position<W>) -> bool {
         let us = pos.side_to_move();
-        pos.pieces_of(us).count() >= 4 || !pos.hand(us).is_empty()
+        pos.pieces_of(us).count() >= NMP_MIN_PIECES || !pos.hand(us).is_empty()
     }
 
     /// Quiescence search: captures and pawn promotions, or every evasion when in

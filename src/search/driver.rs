@@ -4,8 +4,8 @@
 //! iteration, and at the end the choice of the best thread's move.
 
 use super::params::*;
+use super::shared::{RootMove, Shared, ThreadResult};
 use super::time::TimeManager;
-use super::worker::{RootMove, Shared, ThreadResult};
 use super::{to_score, Info, Limits, SearchOptions, TranspositionTable};
 use crate::core::BitWord;
 use crate::position::{Move, Position};
@@ -17,6 +17,8 @@ pub struct Driver<'a> {
     last_best: Move,
     best_changes: f64,
     scores: Vec<i32>,
+    /// The first line of the last report: (depth, score, line, nodes).
+    reported: Option<(i32, i32, Vec<Move>, u64)>,
 }
 
 impl<'a> Driver<'a> {
@@ -38,6 +40,7 @@ impl<'a> Driver<'a> {
             last_best: Move::NONE,
             best_changes: 0.0,
             scores: Vec::new(),
+            reported: None,
         }
     }
 
@@ -86,7 +89,8 @@ impl<'a> Driver<'a> {
             });
         }
         let best = &lines[0];
-        self.best_changes *= 0.5;
+        self.reported = Some((depth, best.score, best.pv.clone(), nodes));
+        self.best_changes *= BEST_CHANGE_DECAY;
         if best.mv != self.last_best {
             self.best_changes += 1.0;
             self.last_best = best.mv;
@@ -108,18 +112,21 @@ impl<'a> Driver<'a> {
             return true;
         }
         let score = *self.scores.last().expect("one iteration done");
-        if score.abs() >= MATE_BOUND && depth > 2 * (MATE - score.abs()) + 4 {
+        if score.abs() >= MATE_BOUND && depth > 2 * (MATE - score.abs()) + MATE_STOP_SLACK {
             return true;
         }
         // Settled best move: less time; changing best move or falling score: more.
-        let instability = 0.7 + 1.2 * self.best_changes;
+        let instability = INSTABILITY_BASE + INSTABILITY_PER_CHANGE * self.best_changes;
         let scores = &self.scores;
         let falling = if scores.len() >= 2 {
-            let prev = scores[scores.len().saturating_sub(3)..scores.len() - 1]
+            let window = scores.len().min(FALLING_SCORE_WINDOW);
+            let prev = scores[scores.len() - window..scores.len() - 1]
                 .iter()
                 .sum::<i32>()
-                / (scores.len().min(3) - 1) as i32;
-            (1.0 + (prev - score).clamp(-100, 300) as f64 / 400.0).clamp(0.8, 1.75)
+                / (window - 1) as i32;
+            let fall = (prev - score).clamp(FALLING_SCORE_MIN, FALLING_SCORE_MAX);
+            (1.0 + fall as f64 / FALLING_SCORE_DIVISOR)
+                .clamp(FALLING_FACTOR_MIN, FALLING_FACTOR_MAX)
         } else {
             1.0
         };
@@ -129,17 +136,22 @@ impl<'a> Driver<'a> {
 
 impl Driver<'_> {
     /// The search is over: picks the thread whose result to play (`choose`)
-    /// and reports that line with the nodes of every thread. Returns its index.
-    pub fn conclude(&mut self, results: &[ThreadResult], shared: &Shared) -> usize {
+    /// and reports that line with the nodes of every thread, unless that
+    /// report would repeat the last one word for word. Returns its index.
+    pub(super) fn conclude(&mut self, results: &[ThreadResult], shared: &Shared) -> usize {
         let i = choose(results);
         let best = &results[i];
-        if !best.pv.is_empty() {
+        let nodes = shared.nodes.total();
+        let repeated = self.reported.as_ref().is_some_and(|(d, s, pv, n)| {
+            (*d, *s, pv, *n) == (best.depth, best.score, &best.pv, nodes)
+        });
+        if !best.pv.is_empty() && !repeated {
             (self.on_info)(&Info {
                 depth: best.depth.max(1) as u32,
                 seldepth: best.seldepth.max(1),
                 multipv: 1,
                 score: to_score(best.score),
-                nodes: shared.nodes.total(),
+                nodes,
                 time_ms: self.tm.elapsed_total(),
                 hashfull: shared.tt.hashfull(),
                 pv: best.pv.clone(),
@@ -165,7 +177,7 @@ pub fn choose(results: &[ThreadResult]) -> usize {
         results
             .iter()
             .filter(|r| r.pv.first() == Some(&mv))
-            .map(|r| (r.score - min + 14) as i64 * r.depth.max(0) as i64)
+            .map(|r| (r.score - min + VOTE_MARGIN) as i64 * r.depth.max(0) as i64)
             .sum()
     };
     let mut best = 0;

@@ -1,8 +1,9 @@
-//! Search: a thread's state and iterative deepening (`Worker`), the tree
-//! search (`alphabeta`) and its move picker, the main thread's clock and
-//! reports (`Driver`), the shared hash table, and `Search`, one thread's whole
-//! search for callers that want no threads of their own. The engine's pool runs
-//! the same pieces on many threads (Lazy SMP).
+//! Search. The way in is `threads`: `Threads` (the pool of search threads,
+//! the hash table and the running job, with `Job::search` for Lazy SMP) and
+//! `Search` (the same search on the caller's one thread). Inside: a thread's
+//! state and iterative deepening (`worker`), the tree search (`alphabeta`)
+//! and its move picker, the main thread's clock and reports (`driver`), what
+//! the threads share (`shared`), the lock-free hash table (`tt`).
 
 mod alphabeta;
 mod driver;
@@ -10,19 +11,21 @@ pub mod history;
 mod limits;
 pub mod params;
 mod picker;
+mod pool;
 pub mod see;
+mod shared;
 mod shortwin;
 mod signals;
+mod threads;
 pub mod time;
 mod tt;
 mod worker;
 
-pub use driver::{choose, ponder_move, Driver};
 pub use limits::Limits;
 pub use picker::generate_captures;
 pub use signals::{Ponderhit, Signals};
+pub use threads::{ErrorSink, Job, Outcome, Search, SearchFault, Threads, ThreadsError};
 pub use tt::{AllocError, Bound, TranspositionTable, TtHit};
-pub use worker::{NodeCounters, Shared, ThreadResult, Worker};
 
 use crate::core::BitWord;
 use crate::nnue::EvalChoice;
@@ -102,6 +105,17 @@ pub enum Decision {
     Win,
 }
 
+impl Decision {
+    /// A legal move of `pos` when no search can give one (it panicked), or
+    /// `Resign` if there is none.
+    pub fn any_legal<W: BitWord>(pos: &Position<W>) -> Decision {
+        match pos.legal_moves().first() {
+            Some(&mv) => Decision::Move { mv, ponder: None },
+            None => Decision::Resign,
+        }
+    }
+}
+
 /// The decision that needs no search: the declaration holds, or there is no
 /// legal move.
 pub fn decided_without_search<W: BitWord>(
@@ -125,73 +139,5 @@ pub fn to_score(v: i32) -> Score {
         Score::Mate(-(MATE + v))
     } else {
         Score::Cp(v)
-    }
-}
-
-/// One thread's whole search, for callers without a thread pool (tests,
-/// tools): the main thread's work of the engine's search job, alone.
-#[derive(Default)]
-pub struct Search {
-    worker: Worker,
-}
-
-impl Search {
-    /// A fresh searcher.
-    pub fn new() -> Search {
-        Search {
-            worker: Worker::new(),
-        }
-    }
-
-    /// Checks every incremental network evaluation against one computed
-    /// from scratch, and panics on a difference (slow; for tests).
-    pub fn verify_evaluation(&mut self, on: bool) {
-        self.worker.verify_evaluation = on;
-    }
-
-    /// Forgets learned heuristics.
-    pub fn clear(&mut self) {
-        self.worker.clear();
-    }
-
-    /// Nodes searched by the last search.
-    pub fn nodes(&self) -> u64 {
-        self.worker.nodes()
-    }
-
-    /// Searches `pos` within `limits`, reporting each finished iteration
-    /// through `on_info`. `signals` are left stopped when a limit ends the
-    /// search: give each search fresh ones. Returns promptly once `signals` stop it; while
-    /// pondering or in `go infinite` it holds its answer until `stop` or
-    /// `ponderhit`.
-    pub fn run<W: BitWord>(
-        &mut self,
-        pos: &mut Position<W>,
-        limits: &Limits,
-        opts: &SearchOptions,
-        tt: &TranspositionTable,
-        signals: &Signals,
-        on_info: &mut dyn FnMut(&Info),
-    ) -> Decision {
-        if let Some(d) = decided_without_search(pos, opts) {
-            return d;
-        }
-        tt.new_search();
-        let nodes = NodeCounters::new(1);
-        let shared = Shared {
-            tt,
-            signals,
-            limits,
-            opts,
-            nodes: &nodes,
-        };
-        let mut driver = Driver::new(pos, limits, opts, on_info);
-        let result = self.worker.iterate(pos, &shared, 0, Some(&mut driver));
-        signals.hold(limits.infinite);
-        let ponder = ponder_move(pos, tt, &result);
-        Decision::Move {
-            mv: result.pv[0],
-            ponder,
-        }
     }
 }

@@ -1,4 +1,5 @@
-//! Search tunables: margins, reductions and limits, as named constants.
+//! Search tunables: margins, reductions and limits, time management and the
+//! main thread's decisions, as named constants.
 
 /// Deepest ply the search reaches (main search plus quiescence).
 pub const MAX_PLY: usize = 120;
@@ -21,6 +22,20 @@ pub const DRAW: i32 = 0;
 pub const ASPIRATION_DELTA: i32 = 30;
 /// Aspiration windows start from this depth.
 pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+/// A failed window grows by `delta / ASPIRATION_GROWTH_DIVISOR +
+/// ASPIRATION_GROWTH_STEP`.
+pub const ASPIRATION_GROWTH_DIVISOR: i32 = 2;
+/// See `ASPIRATION_GROWTH_DIVISOR`.
+pub const ASPIRATION_GROWTH_STEP: i32 = 5;
+/// Beyond this half-width the window opens fully.
+pub const ASPIRATION_MAX_DELTA: i32 = 1500;
+
+/// Checks are extended while the ply is below `CHECK_EXTENSION_PLY_FACTOR *
+/// root depth + CHECK_EXTENSION_PLY_SLACK`, so perpetual checks cannot
+/// extend the line without end.
+pub const CHECK_EXTENSION_PLY_FACTOR: usize = 2;
+/// See `CHECK_EXTENSION_PLY_FACTOR`.
+pub const CHECK_EXTENSION_PLY_SLACK: usize = 8;
 
 /// Reverse futility: prune when `eval - margin * depth >= beta` up to this depth.
 pub const RFP_DEPTH: i32 = 7;
@@ -33,6 +48,13 @@ pub const NMP_DEPTH: i32 = 3;
 pub const NMP_BASE: i32 = 3;
 /// Depth divisor for the extra null move reduction.
 pub const NMP_DIVISOR: i32 = 4;
+/// Each this much of eval above beta reduces the null move one ply more...
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+/// ...up to this many plies.
+pub const NMP_EVAL_MAX: i32 = 3;
+/// Null moves only with at least this many pieces on the board (or some in
+/// hand): fewer, and zugzwang is likely.
+pub const NMP_MIN_PIECES: u32 = 4;
 
 /// Futility pruning of quiet moves up to this (reduced) depth.
 pub const FUTILITY_DEPTH: i32 = 7;
@@ -57,12 +79,26 @@ pub const LMP_BASE: i32 = 4;
 pub const LMR_BASE: f64 = 0.6;
 /// See `LMR_BASE`.
 pub const LMR_DIVISOR: f64 = 2.3;
+/// Late move reductions from this depth.
+pub const LMR_DEPTH: i32 = 3;
+/// A quiet move's reduction shrinks by one ply per this much history.
+pub const LMR_HISTORY_DIVISOR: i32 = 6000;
+/// Depths and move counts of the reduction table (larger ones use its last
+/// row and column).
+pub const LMR_TABLE: usize = 64;
+
+/// Quiet moves remembered per node for the history malus.
+pub const MAX_QUIETS: usize = 64;
 
 /// Internal iterative reduction from this depth when there is no hash move.
 pub const IIR_DEPTH: i32 = 4;
 
 /// Moves ordered below this (times depth) are left unsorted.
 pub const SORT_LIMIT_PER_PLY: i32 = -3000;
+/// A capture's ordering score is its material gain times this...
+pub const GAIN_ORDER_SCALE: i32 = 8;
+/// ...less the mover's exchange value over this (cheaper attackers first).
+pub const MOVER_ORDER_DIVISOR: i32 = 64;
 
 /// Quiescence delta pruning margin.
 pub const DELTA_MARGIN: i32 = 200;
@@ -72,6 +108,72 @@ pub const HISTORY_MAX: i32 = 16_384;
 
 /// Nodes between looks at the clock and the stop flag.
 pub const CHECK_INTERVAL: u64 = 1024;
+
+// The main thread's decisions between iterations (`driver`).
+
+/// The count of best-move changes decays by this factor each iteration.
+pub const BEST_CHANGE_DECAY: f64 = 0.5;
+/// Time scale with a settled best move...
+pub const INSTABILITY_BASE: f64 = 0.7;
+/// ...plus this per (decayed) best-move change.
+pub const INSTABILITY_PER_CHANGE: f64 = 1.2;
+/// Iterations whose best scores are compared for a falling score (this one
+/// against the mean of the ones before).
+pub const FALLING_SCORE_WINDOW: usize = 3;
+/// The score change counted, in centipawns: a rise down to this...
+pub const FALLING_SCORE_MIN: i32 = -100;
+/// ...a fall up to this.
+pub const FALLING_SCORE_MAX: i32 = 300;
+/// Time scale from a falling score: `1 + fall / FALLING_SCORE_DIVISOR`...
+pub const FALLING_SCORE_DIVISOR: f64 = 400.0;
+/// ...kept at least this...
+pub const FALLING_FACTOR_MIN: f64 = 0.8;
+/// ...and at most this.
+pub const FALLING_FACTOR_MAX: f64 = 1.75;
+/// A proven mate in `n` plies ends the search once the depth passes `2n`
+/// plus this.
+pub const MATE_STOP_SLACK: i32 = 4;
+/// A thread's vote for its move weighs its score above the worst thread's
+/// plus this, times its depth.
+pub const VOTE_MARGIN: i32 = 14;
+
+// Time management (`time`). Shares of a budget are in permille.
+
+/// Milliseconds every budget keeps back besides `move_overhead`: the time from
+/// the stop decision to the `bestmove` line (unwinding, joining threads,
+/// printing) and a scheduling delay of a busy machine, so that
+/// `NetworkDelay 0` still never overruns (10 ms was overrun once in a full
+/// test run on two busy cores).
+pub const MARGIN_MS: u64 = 20;
+/// A clock below this many milliseconds spends less than the increment.
+pub const LOW_CLOCK_MS: u64 = 2_000;
+/// Expected moves of ours still to play at the start of a game...
+pub const MOVES_TO_GO: u64 = 50;
+/// ...one fewer every this many plies played...
+pub const MOVES_TO_GO_PLY_DIVISOR: u64 = 4;
+/// ...and never fewer than this.
+pub const MIN_MOVES_TO_GO: u64 = 20;
+/// Sudden death and Fischer: the hard limit's share of the usable clock.
+pub const HARD_LIMIT_PERMILLE: u64 = 800;
+/// Share of the increment spent per move (with a clock of at least
+/// `LOW_CLOCK_MS`).
+pub const INC_SPEND_PERMILLE: u64 = 750;
+/// With at most this many moves to the time control, the target may take...
+pub const LAST_MOVES_TO_GO: u64 = 2;
+/// ...this share of the hard limit...
+pub const LAST_MOVES_CAP_PERMILLE: u64 = 750;
+/// ...and otherwise this share.
+pub const USUAL_CAP_PERMILLE: u64 = 500;
+/// The hard limit is at most this many times the target.
+pub const MAX_OVER_OPTIMUM: u64 = 5;
+/// Byoyomi: the hard limit takes at most the clock over this, besides the
+/// period.
+pub const BYOYOMI_MAX_CLOCK_DIVISOR: u64 = 4;
+/// Byoyomi: the soft stop never comes before this share of the period.
+pub const BYOYOMI_FLOOR_PERMILLE: u64 = 950;
+/// No iteration starts after this share of the soft time: the next one
+/// takes a few times longer than the last, and could not finish.
+pub const ITERATION_START_SHARE: f64 = 0.6;
 
 /// How far and on how many nodes the root proves short forced wins
 /// (`shortwin`): wins of up to `plies` plies, shortest first, each proof on
@@ -88,11 +190,8 @@ pub struct ShortWinBudget {
 }
 
 /// Without drops, on a full board (more than `SPARSE_PIECES` pieces): no
-/// bare-king hunt is near, and the game search finds short mates by checks.
-/// Deeper proofs cost Heian strength there: with 5-ply proofs the engine
-/// scored -41.9 +/- 46.9 against no prover after 125 games at 2+0.02
-/// (session 4's four Heian matches of 5- and 7-ply provers, 71 to 200
-/// games, gave -7.4 to -26.8).
+/// bare-king hunt is near, and the game search finds short mates by checks;
+/// deeper proofs lost Heian strength in matches.
 pub const SHORT_WINS_NO_DROPS: ShortWinBudget = ShortWinBudget {
     plies: 3,
     min_nodes: 500,
@@ -115,11 +214,9 @@ pub const SHORT_WINS_SPARSE: ShortWinBudget = ShortWinBudget {
 pub const SPARSE_PIECES: u32 = 14;
 
 /// With drops the trees are wide and a proof's nodes dear (each generates
-/// every move): 5-ply proofs cost the shogi search half a ply at 90 ms a
-/// move, and lost Elo at 2+0.02 (commit history). 3-ply ones scored +13.9
-/// +/- 48.3 and then -29.6 +/- 47.8 (200 games each, shogi, 2+0.02), not a
-/// match that shows no cost, and the game search finds every shogi and yari
-/// win of the test data at depth N+2 without them: only the mate in one.
+/// every move), deeper proofs showed no gain in matches, and the game search
+/// finds every shogi and yari win of the test data at depth N+2 without
+/// them: only the mate in one.
 pub const SHORT_WINS_DROPS: ShortWinBudget = ShortWinBudget {
     plies: 1,
     min_nodes: 500,

@@ -5,9 +5,9 @@
 //! quiet moves is left unsorted. Quiescence uses the same picker over captures
 //! and pawn promotions, or every evasion when in check.
 
-use super::history::piece_slot;
+use super::history::{piece_slot, History};
+use super::params::{GAIN_ORDER_SCALE, MOVER_ORDER_DIVISOR};
 use super::see::{captured_value, see_ge};
-use super::worker::Worker;
 use crate::core::{BitWord, Bitboard};
 use crate::eval::EvalTables;
 use crate::position::{Move, MoveList, Position, MAX_MOVES};
@@ -146,7 +146,7 @@ fn tactical_order<W: BitWord>(pos: &Position<W>, et: &EvalTables, m: Move) -> Op
     Some(gain_order(pos, et, m, victim))
 }
 
-/// The gain of a move in material and promotion, times 8, less a little for a
+/// The gain of a move in material and promotion, scaled, less a little for a
 /// valuable mover.
 #[inline]
 fn capture_order<W: BitWord>(pos: &Position<W>, et: &EvalTables, m: Move) -> i32 {
@@ -165,19 +165,29 @@ fn gain_order<W: BitWord>(pos: &Position<W>, et: &EvalTables, m: Move, victim: i
     if m.is_promotion() {
         gain += et.promotion_gain[mover.index()];
     }
-    gain * 8 - et.exchange[mover.index()] / 64
+    gain * GAIN_ORDER_SCALE - et.exchange[mover.index()] / MOVER_ORDER_DIVISOR
 }
 
-impl Worker {
-    /// Ordering score of a move (not the hash move) at `ply`.
+/// What move ordering reads at one node, lent by the searching thread: its
+/// evaluation tables, its histories, the ply's killers and the move that led
+/// here (for its counter-move). Built afresh for each pick: only references
+/// and a few words.
+pub(super) struct Heuristics<'a> {
+    /// The variant's evaluation tables (piece values for captures).
+    pub(super) et: &'a EvalTables,
+    /// Quiet-move history and counter-moves.
+    pub(super) history: &'a History,
+    /// Quiet moves that caused cutoffs at this ply.
+    pub(super) killers: [Move; 2],
+    /// The move that led to this node (`Move::NONE` at the root or after a
+    /// null move) and its history slot.
+    pub(super) prev: (usize, Move),
+}
+
+impl Heuristics<'_> {
+    /// Ordering score of a move (not the hash move).
     #[inline]
-    pub(super) fn score_move<W: BitWord>(
-        &self,
-        pos: &Position<W>,
-        ply: usize,
-        m: Move,
-        counter: Move,
-    ) -> i32 {
+    pub(super) fn score<W: BitWord>(&self, pos: &Position<W>, m: Move, counter: Move) -> i32 {
         if let Some(order) = tactical_order(pos, self.et, m) {
             return if see_ge(pos, self.et, m, 0) {
                 SCORE_GOOD_TACTICAL + order
@@ -185,10 +195,9 @@ impl Worker {
                 SCORE_BAD_TACTICAL + order
             };
         }
-        let f = &self.frames[ply];
-        if m == f.killers[0] {
+        if m == self.killers[0] {
             SCORE_KILLER
-        } else if m == f.killers[1] {
+        } else if m == self.killers[1] {
             SCORE_KILLER - 1
         } else if m == counter {
             SCORE_COUNTER
@@ -197,76 +206,91 @@ impl Worker {
         }
     }
 
-    /// The next move of the picker of `ply`, best first.
-    pub(super) fn next_move<W: BitWord>(&mut self, pos: &Position<W>, ply: usize) -> Option<Move> {
+    /// The counter-move to the move that led here, if any.
+    #[inline]
+    fn counter(&self) -> Move {
+        let (slot, mv) = self.prev;
+        if mv.is_none() {
+            Move::NONE
+        } else {
+            self.history.counter(slot, mv)
+        }
+    }
+}
+
+impl MovePicker {
+    /// The next move, best first; `scratch` is the thread's generation list.
+    #[inline]
+    pub(super) fn next<W: BitWord>(
+        &mut self,
+        pos: &Position<W>,
+        h: &Heuristics,
+        scratch: &mut MoveList,
+    ) -> Option<Move> {
         loop {
-            match self.pickers[ply].stage {
+            match self.stage {
                 Stage::TtMove => {
-                    let p = &mut self.pickers[ply];
-                    p.stage = Stage::Generate;
-                    if !p.tt_move.is_none() {
-                        return Some(p.tt_move);
+                    self.stage = Stage::Generate;
+                    if !self.tt_move.is_none() {
+                        return Some(self.tt_move);
                     }
                 }
-                Stage::Generate => self.generate_main(pos, ply),
-                Stage::GenerateQuiescence => self.generate_quiescence(pos, ply),
-                Stage::Pick => return self.pickers[ply].pick(),
+                Stage::Generate => self.generate_main(pos, h, scratch),
+                Stage::GenerateQuiescence => self.generate_quiescence(pos, h, scratch),
+                Stage::Pick => return self.pick(),
             }
         }
     }
 
     /// Every legal move but the hash move, scored.
-    fn generate_main<W: BitWord>(&mut self, pos: &Position<W>, ply: usize) {
-        self.scratch.clear();
-        pos.generate_into(&mut self.scratch);
-        let tt_move = self.pickers[ply].tt_move;
-        let counter = if ply > 0 && !self.frames[ply - 1].mv.is_none() {
-            let p = &self.frames[ply - 1];
-            self.history.counter(p.slot, p.mv)
-        } else {
-            Move::NONE
-        };
+    fn generate_main<W: BitWord>(
+        &mut self,
+        pos: &Position<W>,
+        h: &Heuristics,
+        scratch: &mut MoveList,
+    ) {
+        scratch.clear();
+        pos.generate_into(scratch);
+        let counter = h.counter();
         let mut n = 0;
-        for i in 0..self.scratch.len() {
-            let m = self.scratch[i];
-            if m == tt_move {
+        for &m in scratch.iter() {
+            if m == self.tt_move {
                 continue;
             }
-            let s = self.score_move(pos, ply, m, counter);
-            self.pickers[ply].list[n] = pack(s, m);
+            self.list[n] = pack(h.score(pos, m, counter), m);
             n += 1;
         }
-        let p = &mut self.pickers[ply];
-        p.len = n;
-        p.cursor = 0;
-        p.stage = Stage::Pick;
+        self.len = n;
+        self.cursor = 0;
+        self.stage = Stage::Pick;
     }
 
     /// Captures and promotions by gain, or every evasion when in check.
-    fn generate_quiescence<W: BitWord>(&mut self, pos: &Position<W>, ply: usize) {
-        let (tt_move, in_check) = (self.pickers[ply].tt_move, self.pickers[ply].in_check);
-        self.scratch.clear();
-        if in_check {
-            pos.generate_into(&mut self.scratch);
+    fn generate_quiescence<W: BitWord>(
+        &mut self,
+        pos: &Position<W>,
+        h: &Heuristics,
+        scratch: &mut MoveList,
+    ) {
+        scratch.clear();
+        if self.in_check {
+            pos.generate_into(scratch);
         } else {
-            generate_captures(pos, self.et, &mut self.scratch);
+            generate_captures(pos, h.et, scratch);
         }
-        let n = self.scratch.len();
-        for i in 0..n {
-            let m = self.scratch[i];
-            let s = if m == tt_move {
+        for (i, &m) in scratch.iter().enumerate() {
+            let s = if m == self.tt_move {
                 SCORE_TT
-            } else if in_check {
-                self.score_move(pos, ply, m, Move::NONE)
+            } else if self.in_check {
+                h.score(pos, m, Move::NONE)
             } else {
-                capture_order(pos, self.et, m)
+                capture_order(pos, h.et, m)
             };
-            self.pickers[ply].list[i] = pack(s, m);
+            self.list[i] = pack(s, m);
         }
-        let p = &mut self.pickers[ply];
-        p.len = n;
-        p.cursor = 0;
-        p.stage = Stage::Pick;
+        self.len = scratch.len();
+        self.cursor = 0;
+        self.stage = Stage::Pick;
     }
 }
 

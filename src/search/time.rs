@@ -8,17 +8,15 @@
 //! every budget. While pondering nothing expires; `ponderhit` starts the clock
 //! and, if it brings times, the budgets are made again from them.
 
+use super::params::{
+    BYOYOMI_FLOOR_PERMILLE, BYOYOMI_MAX_CLOCK_DIVISOR, HARD_LIMIT_PERMILLE, INC_SPEND_PERMILLE,
+    ITERATION_START_SHARE, LAST_MOVES_CAP_PERMILLE, LAST_MOVES_TO_GO, LOW_CLOCK_MS, MARGIN_MS,
+    MAX_OVER_OPTIMUM, MIN_MOVES_TO_GO, MOVES_TO_GO, MOVES_TO_GO_PLY_DIVISOR, USUAL_CAP_PERMILLE,
+};
 use super::signals::Ponderhit;
 use super::Limits;
 use crate::core::Color;
 use std::time::Instant;
-
-/// Milliseconds every budget keeps back besides `move_overhead`: the time from
-/// the stop decision to the `bestmove` line (unwinding, joining threads,
-/// printing) and a scheduling delay of a busy machine, so that
-/// `NetworkDelay 0` still never overruns (10 ms was overrun once in a full
-/// test run on two busy cores).
-pub const MARGIN_MS: u64 = 20;
 
 /// Budgets for one search, in milliseconds.
 #[derive(Clone, Debug)]
@@ -44,12 +42,9 @@ pub struct TimeManager {
     game_ply: u32,
 }
 
-/// A clock below this many milliseconds spends less than the increment.
-const LOW_CLOCK_MS: u64 = 2_000;
-
 /// Expected number of our moves still to play, from the game ply.
 fn moves_to_go(game_ply: u32) -> u64 {
-    (50u64.saturating_sub(game_ply as u64 / 4)).max(20)
+    (MOVES_TO_GO.saturating_sub(game_ply as u64 / MOVES_TO_GO_PLY_DIVISOR)).max(MIN_MOVES_TO_GO)
 }
 
 impl TimeManager {
@@ -107,22 +102,27 @@ impl TimeManager {
             let hard = (remaining + byo).saturating_sub(overhead).max(1);
             let opt = remaining / mtg + byo.saturating_sub(overhead);
             tm.optimum = opt.min(hard);
-            tm.maximum = (remaining / 4 + byo.saturating_sub(overhead))
+            tm.maximum = (remaining / BYOYOMI_MAX_CLOCK_DIVISOR + byo.saturating_sub(overhead))
                 .min(hard)
                 .max(tm.optimum);
-            tm.floor = byo.saturating_sub(overhead).min(tm.maximum) * 19 / 20;
+            tm.floor = byo.saturating_sub(overhead).min(tm.maximum) * BYOYOMI_FLOOR_PERMILLE / 1000;
         } else {
             // The increment arrives after the move: only `remaining` may be spent.
             let usable = remaining.saturating_sub(overhead);
-            let hard = (usable * 8 / 10).max(1);
+            let hard = (usable * HARD_LIMIT_PERMILLE / 1000).max(1);
             // Below LOW_CLOCK_MS only part of the increment is spent, so a long
             // game settles with a reserve that absorbs a stall of the machine.
-            let inc_share = inc * 3 / 4 * remaining.min(LOW_CLOCK_MS) / LOW_CLOCK_MS;
+            let inc_share =
+                inc * INC_SPEND_PERMILLE / 1000 * remaining.min(LOW_CLOCK_MS) / LOW_CLOCK_MS;
             let opt = remaining / mtg + inc_share;
             // The last moves before a time control may spend more of the clock.
-            let cap = if mtg <= 2 { hard * 3 / 4 } else { hard / 2 };
+            let cap = if mtg <= LAST_MOVES_TO_GO {
+                hard * LAST_MOVES_CAP_PERMILLE / 1000
+            } else {
+                hard * USUAL_CAP_PERMILLE / 1000
+            };
             tm.optimum = opt.min(cap).max(1);
-            tm.maximum = (tm.optimum * 5).min(hard).max(1);
+            tm.maximum = (tm.optimum * MAX_OVER_OPTIMUM).min(hard).max(1);
         }
     }
 
@@ -180,7 +180,7 @@ impl TimeManager {
         let e = self.elapsed();
         // An iteration takes a few times longer than the last one: do not start
         // one that cannot finish.
-        e >= self.floor && (e as f64) >= soft as f64 * 0.6
+        e >= self.floor && (e as f64) >= soft as f64 * ITERATION_START_SHARE
     }
 
     /// Whether the clock governs the search flexibly (time controls, not fixed budgets).

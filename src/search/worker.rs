@@ -6,15 +6,14 @@
 use super::driver::Driver;
 use super::history::History;
 use super::params::*;
-use super::picker::MovePicker;
+use super::picker::{Heuristics, MovePicker};
+use super::shared::{RootMove, Shared, ThreadResult};
 use super::shortwin::{Proof, ProofTable, ShortWin};
-use super::{Limits, SearchOptions, Signals, TranspositionTable};
 use crate::core::BitWord;
 use crate::eval::{self, EvalTables};
 use crate::nnue::Accumulators;
 use crate::position::{Move, MoveList, Position, MAX_MOVES};
 use arrayvec::ArrayVec;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Per-ply search state.
 #[derive(Copy, Clone)]
@@ -46,57 +45,6 @@ impl Default for Frame {
     }
 }
 
-/// A root move with its latest score and line.
-#[derive(Clone, Debug)]
-pub(super) struct RootMove {
-    pub(super) mv: Move,
-    pub(super) score: i32,
-    pub(super) prev_score: i32,
-    pub(super) seldepth: usize,
-    pub(super) pv: Vec<Move>,
-}
-
-/// One node counter per thread, each on its own cache line.
-#[derive(Debug, Default)]
-#[repr(align(64))]
-struct Counter(AtomicU64);
-
-/// Nodes searched per thread, readable by the main thread while they run.
-#[derive(Debug)]
-pub struct NodeCounters(Box<[Counter]>);
-
-impl NodeCounters {
-    /// Counters for `threads` threads, at zero.
-    pub fn new(threads: usize) -> NodeCounters {
-        NodeCounters((0..threads.max(1)).map(|_| Counter::default()).collect())
-    }
-
-    /// Publishes thread `i`'s count.
-    #[inline]
-    pub fn set(&self, i: usize, nodes: u64) {
-        self.0[i].0.store(nodes, Ordering::Relaxed);
-    }
-
-    /// The sum over all threads.
-    pub fn total(&self) -> u64 {
-        self.0.iter().map(|c| c.0.load(Ordering::Relaxed)).sum()
-    }
-}
-
-/// What every thread of one search shares.
-pub struct Shared<'a> {
-    /// The hash table.
-    pub tt: &'a TranspositionTable,
-    /// Stop and ponderhit.
-    pub signals: &'a Signals,
-    /// What `go` asked for.
-    pub limits: &'a Limits,
-    /// Options of the search.
-    pub opts: &'a SearchOptions,
-    /// Nodes per thread.
-    pub nodes: &'a NodeCounters,
-}
-
 /// What the tree search needs besides the worker: the shared state, the
 /// thread's index, and on the main thread its driver.
 pub(super) struct Ctx<'a, 'd> {
@@ -108,17 +56,24 @@ pub(super) struct Ctx<'a, 'd> {
     pub(super) node_budget: u64,
 }
 
-/// What one thread found: its deepest finished iteration's best line.
-#[derive(Clone, Debug, Default)]
-pub struct ThreadResult {
-    /// The last finished iteration (0: none finished).
-    pub depth: i32,
-    /// The best line's score (internal units).
-    pub score: i32,
-    /// Deepest ply of that line's search.
-    pub seldepth: u32,
-    /// The best line; its first move is the thread's choice.
-    pub pv: Vec<Move>,
+/// What move ordering reads at `ply`, lent from a thread's state.
+#[inline(always)]
+fn heuristics<'a>(
+    et: &'a EvalTables,
+    history: &'a History,
+    frames: &[Frame],
+    ply: usize,
+) -> Heuristics<'a> {
+    let prev = match ply.checked_sub(1) {
+        Some(p) => (frames[p].slot, frames[p].mv),
+        None => (0, Move::NONE),
+    };
+    Heuristics {
+        et,
+        history,
+        killers: frames[ply].killers,
+        prev,
+    }
 }
 
 /// Helper threads skip depths by these patterns (sizes and phases), so that
@@ -145,7 +100,7 @@ pub struct Worker {
     pub(super) pickers: Vec<MovePicker>,
     pub(super) scratch: Box<MoveList>,
     pub(super) history: Box<History>,
-    pub(super) lmr: Box<[[i32; 64]; 64]>,
+    pub(super) lmr: Box<[[i32; LMR_TABLE]; LMR_TABLE]>,
     game_filter: Vec<u64>,
     pub(super) et: &'static EvalTables,
     /// The network's first layer along the current line (unused with the
@@ -175,7 +130,7 @@ impl Default for Worker {
 impl Worker {
     /// A fresh worker.
     pub fn new() -> Worker {
-        let mut lmr = Box::new([[0i32; 64]; 64]);
+        let mut lmr = Box::new([[0i32; LMR_TABLE]; LMR_TABLE]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
                 *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
@@ -331,8 +286,8 @@ impl Worker {
                     } else {
                         break;
                     }
-                    delta += delta / 2 + 5;
-                    if delta > 1500 {
+                    delta += delta / ASPIRATION_GROWTH_DIVISOR + ASPIRATION_GROWTH_STEP;
+                    if delta > ASPIRATION_MAX_DELTA {
                         alpha = -INFINITE;
                         beta = INFINITE;
                     }
@@ -448,7 +403,7 @@ impl Worker {
                 let s = if m == tt_move {
                     i32::MAX
                 } else {
-                    self.score_move(pos, 0, m, Move::NONE)
+                    heuristics(self.et, &self.history, &self.frames, 0).score(pos, m, Move::NONE)
                 };
                 (s, m)
             })
@@ -544,6 +499,13 @@ impl Worker {
         for &m in moves.iter().rev() {
             pos.do_move(m);
         }
+    }
+
+    /// The next move of the picker of `ply`, best first.
+    #[inline]
+    pub(super) fn next_move<W: BitWord>(&mut self, pos: &Position<W>, ply: usize) -> Option<Move> {
+        let h = heuristics(self.et, &self.history, &self.frames, ply);
+        self.pickers[ply].next(pos, &h, &mut self.scratch)
     }
 
     /// Whether `key` may have occurred before the root.

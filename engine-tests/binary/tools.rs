@@ -3,9 +3,7 @@
 //! data, a network made from scratch and loaded by the engine, and bad options
 //! refused on stderr with exit code 2 and nothing on stdout.
 
-mod common;
-
-use common::{kawari_bin, rows, UsiProcess, VARIANTS};
+use crate::common::{kawari_bin, rows, UsiProcess, VARIANTS};
 use std::process::{Command, Output};
 use std::time::Duration;
 

@@ -8,8 +8,7 @@
 //! is resumable: game `i` is played from its own seed, and a run that finds
 //! records in its output file continues after the highest game index there.
 
-pub mod record;
-
+use super::record::{self, encode, RECORD_BYTES};
 use crate::core::BitWord;
 use crate::nnue::EvalChoice;
 use crate::position::{GameEnd, Position};
@@ -21,7 +20,6 @@ use crate::with_width;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
-use record::{encode, RECORD_BYTES};
 use std::fs::OpenOptions;
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -195,7 +193,7 @@ fn play<W: BitWord>(cfg: &Config, game: u32) -> Vec<u8> {
         let mut score = Score::Cp(0);
         // Fresh signals: a search that reaches its node budget stops them.
         let signals = Signals::default();
-        let d = search.run(&mut pos, &limits, &opts, &tt, &signals, &mut |i: &Info| {
+        let d = search.run(&pos, &limits, &opts, &tt, &signals, &mut |i: &Info| {
             score = i.score;
         });
         let Decision::Move { mv, .. } = d else {

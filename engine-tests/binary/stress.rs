@@ -5,11 +5,9 @@
 //! error, and the engine must exit cleanly.
 //!
 //! The default run takes about 20 seconds; the long run is
-//! `KAWARI_STRESS_SECS=300 cargo test --release --test stress -- --ignored`.
+//! `KAWARI_STRESS_SECS=300 cargo test --release --test engine -- --ignored binary::stress`.
 
-mod common;
-
-use common::UsiProcess;
+use crate::common::UsiProcess;
 use kawari::core::BitWord;
 use kawari::position::Position;
 use kawari::variant::Variant;

@@ -9,8 +9,6 @@
 //! side with no legal move, or left with a bare king under Heian's rule, has
 //! lost. `label_short_win_candidates` (ignored) labels new candidates.
 
-mod common;
-
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -229,7 +227,7 @@ fn search<W: BitWord>(pos: &mut Position<W>, depth: u32) -> (Score, Decision) {
 /// Checks the data's length by brute force, then the search at `depth`: it
 /// must report `Mate(n)` and play a winning move.
 fn check_row<W: BitWord>(v: &'static Variant, sfen: &str, n: i32, depth: u32) {
-    let mut pos = common::position::<W>(v, sfen);
+    let mut pos = crate::common::position::<W>(v, sfen);
     let mut brute = Brute::new(50_000_000);
     let shortest = brute
         .shortest(&mut pos, n)
@@ -259,7 +257,7 @@ fn check_row<W: BitWord>(v: &'static Variant, sfen: &str, n: i32, depth: u32) {
 
 /// Runs `check` over the data rows.
 fn each_row(mut check: impl FnMut(&'static Variant, &str, i32)) {
-    for r in common::rows("short-wins.tsv") {
+    for r in crate::common::rows("short-wins.tsv") {
         let v = Variant::by_name(&r[0]).unwrap();
         let n: i32 = r[2].parse().unwrap();
         check(v, &r[1], n);
@@ -268,8 +266,8 @@ fn each_row(mut check: impl FnMut(&'static Variant, &str, i32)) {
 
 #[test]
 fn short_wins_are_found_two_plies_beyond_their_length() {
-    let rows = common::rows("short-wins.tsv");
-    for name in common::VARIANTS {
+    let rows = crate::common::rows("short-wins.tsv");
+    for name in crate::common::VARIANTS {
         let n = rows.iter().filter(|r| r[0] == *name).count();
         assert!(n >= 3, "{name} needs short-win positions");
     }
@@ -290,7 +288,7 @@ fn label_short_win_candidates() {
         let f: Vec<&str> = line.split('\t').collect();
         let v = Variant::by_name(f[0]).unwrap();
         let verdict = with_width!(Width::for_variant(v), W => {
-            let mut pos = common::position::<W>(v, f[1]);
+            let mut pos = crate::common::position::<W>(v, f[1]);
             Brute::new(LABEL_BUDGET).shortest(&mut pos, MAX_PLIES)
         });
         match verdict {
@@ -360,7 +358,7 @@ fn brute_agrees_with_plain_minimax() {
     let (mut compared, mut skipped) = (0, 0);
     each_row(|v, sfen, n| {
         with_width!(Width::for_variant(v), W => {
-            let mut pos = common::position::<W>(v, sfen);
+            let mut pos = crate::common::position::<W>(v, sfen);
             let mut brute = Brute::new(50_000_000);
             let mut questions = vec![(None, n), (None, n - 2)];
             if n <= 5 {

@@ -5,8 +5,6 @@
 //! `Position::game_end`. Tiny node and depth limits keep it fast; a few games
 //! on a real clock check that no time is lost.
 
-mod common;
-
 use kawari::core::BitWord;
 use kawari::position::{GameEnd, Position};
 use kawari::search::{Decision, Limits, Search, SearchOptions, Signals, TranspositionTable};
@@ -83,7 +81,7 @@ fn play<W: BitWord>(
         }
         let sfen = pos.to_sfen();
         let r = searchers[us.index()].run(
-            &mut pos,
+            &pos,
             &budgets[us.index()].limits(),
             &opts,
             &tts[us.index()],
@@ -218,7 +216,7 @@ fn clock_game<W: BitWord>(
             ..Limits::default()
         };
         let start = Instant::now();
-        let r = searchers[us].run(&mut pos, &limits, &opts, &tts[us], &ctl, &mut |_| {});
+        let r = searchers[us].run(&pos, &limits, &opts, &tts[us], &ctl, &mut |_| {});
         let spent = start.elapsed().as_millis() as i64;
         // Wall time includes waiting for a CPU when other tests run alongside;
         // allow for that much scheduling delay.

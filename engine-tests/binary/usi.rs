@@ -1,9 +1,7 @@
 //! USI transcripts through the built binary: every command and option, every
 //! kind of bad input, stop/ponder timing, the time-control forms, quit and EOF.
 
-mod common;
-
-use common::UsiProcess;
+use crate::common::UsiProcess;
 use kawari::core::BitWord;
 use kawari::position::Position;
 use kawari::variant::Variant;

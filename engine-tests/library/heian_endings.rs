@@ -112,7 +112,7 @@ fn play<W: BitWord>(v: &'static Variant, sfen: &str) -> Played {
         }
         // Fresh signals: a search that reaches its node budget stops them.
         let signals = Signals::default();
-        match search.run(&mut pos, &limits, &opts, &tt, &signals, &mut |_| {}) {
+        match search.run(&pos, &limits, &opts, &tt, &signals, &mut |_| {}) {
             Decision::Move { mv, .. } => {
                 moves.push(mv.to_usi(v));
                 pos.do_move(mv);

@@ -3,9 +3,7 @@
 //! recomputed one, SFEN round-trips, every generated move passes a slow
 //! independent legality test, and no legal move is missed.
 
-mod common;
-
-use common::VARIANTS;
+use crate::common::VARIANTS;
 use kawari::core::{BitWord, Square};
 use kawari::perft::perft;
 use kawari::position::{Move, Position};

@@ -3,9 +3,7 @@
 //! transcripts through the built binary (every command, bad input, stop
 //! latency, clocks, quit and EOF).
 
-mod common;
-
-use common::{rows, UsiProcess, VARIANTS};
+use crate::common::{rows, UsiProcess, VARIANTS};
 use kawari::core::BitWord;
 use kawari::position::{Notation, Position};
 use kawari::variant::Variant;

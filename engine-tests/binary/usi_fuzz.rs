@@ -3,9 +3,7 @@
 //! process, which must keep answering `isready` and exit 0 on `quit`; the
 //! same in a UCI session (FENs, UCI moves).
 
-mod common;
-
-use common::UsiProcess;
+use crate::common::UsiProcess;
 use kawari::position::Position;
 use kawari::variant::Variant;
 use kawari::width::Width;

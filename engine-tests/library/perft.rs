@@ -1,9 +1,7 @@
 //! Perft against the Fairy-Stockfish reference data in `engine-tests/data`
 //! (see its PROVENANCE.md), for all seven variants.
 
-mod common;
-
-use common::{position, rows, VARIANTS};
+use crate::common::{position, rows, VARIANTS};
 use kawari::core::BitWord;
 use kawari::perft::{divide, perft};
 use kawari::variant::Variant;
@@ -142,7 +140,7 @@ macro_rules! variant_tests {
             )*
         }
         /// Depth 6 from the start of every variant: a few minutes in all.
-        /// `cargo test --release --test perft -- --ignored`
+        /// `cargo test --release --test engine -- --ignored library::perft`
         mod start_deep {
             use super::*;
             $(

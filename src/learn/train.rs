@@ -12,9 +12,9 @@
 //! A run is reproducible from its seed for the same data and thread count
 //! (threads sum their gradients in a fixed order).
 
-use super::features::{Features, Layout};
-use super::network::{Network, QA, QB, SCALE};
-use crate::datagen::record::{decode, RECORD_BYTES};
+use super::record::{decode, RECORD_BYTES};
+use crate::nnue::features::{Features, Layout};
+use crate::nnue::network::{Network, QA, QB, SCALE};
 use crate::position::Position;
 use crate::variant::Variant;
 use rand::seq::SliceRandom;
@@ -520,8 +520,8 @@ mod tests {
         let data = dir.join("judkins.bin");
         let _ = std::fs::remove_file(&data);
         let v = Variant::by_name("judkins").unwrap();
-        crate::datagen::run(
-            &crate::datagen::Config {
+        crate::learn::datagen::run(
+            &crate::learn::datagen::Config {
                 variant: v,
                 games: 40,
                 nodes: 400,

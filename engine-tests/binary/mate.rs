@@ -3,9 +3,7 @@
 //! solver: each attacker move legal and a check, each defender move legal,
 //! the last position checkmate.
 
-mod common;
-
-use common::{position, rows, UsiProcess};
+use crate::common::{position, rows, UsiProcess};
 use kawari::position::{Move, Position};
 use kawari::variant::Variant;
 use std::time::{Duration, Instant};
@@ -182,7 +180,7 @@ fn long_classic(name: &str, hash_mb: usize, minutes: u64) {
 /// The long classic 図巧100番 "寿": a verified mate of the published 611
 /// plies within 5 minutes with a 4 GB table. Slow and memory-hungry, so
 /// ignored by default:
-/// `cargo test --release --test mate long_classic_kotobuki -- --ignored`
+/// `cargo test --release --test engine -- --ignored long_classic_kotobuki`
 #[test]
 #[ignore]
 fn long_classic_kotobuki() {
@@ -192,7 +190,7 @@ fn long_classic_kotobuki() {
 /// ミクロコスモス: a verified mate of the published 1525 plies within 30
 /// minutes with a 16 GB table (the machine needs 17 GB free; about 12
 /// minutes on a 2-core machine). Ignored by default:
-/// `cargo test --release --test mate long_classic_microcosmos -- --ignored`
+/// `cargo test --release --test engine -- --ignored long_classic_microcosmos`
 #[test]
 #[ignore]
 fn long_classic_microcosmos() {

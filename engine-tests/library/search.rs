@@ -6,8 +6,6 @@
 //! The mate positions come from engine self-play; every one was cross-checked
 //! with Fairy-Stockfish (`go depth 14`, same mate distance).
 
-mod common;
-
 use kawari::core::BitWord;
 use kawari::position::{GameEnd, Move, Position};
 use kawari::search::{
@@ -188,7 +186,7 @@ fn find_move<W: BitWord>(pos: &Position<W>, usi: &str) -> Move {
 }
 
 fn setup<W: BitWord>(v: &'static Variant, sfen: &str, moves: &[&str]) -> Position<W> {
-    let mut pos = common::position::<W>(v, sfen);
+    let mut pos = crate::common::position::<W>(v, sfen);
     for &u in moves {
         let m = find_move(&pos, u);
         pos.do_move(m);
@@ -264,7 +262,7 @@ fn check_mating_move<W: BitWord>(v: &'static Variant, sfen: &str, n: i32, best: 
 
 #[test]
 fn mates_in_one_two_and_three_in_every_variant() {
-    for name in common::VARIANTS {
+    for name in crate::common::VARIANTS {
         let n_positions = MATES.iter().filter(|(v, _, _)| v == name).count();
         assert!(n_positions >= 3, "{name} needs mate positions");
     }
@@ -289,14 +287,14 @@ fn mate_scores_survive_the_hash_table() {
     // mate scores and must report the same distance.
     let (name, n, sfen) = MATES[4];
     let v = Variant::by_name(name).unwrap();
-    let mut pos = setup::<u128>(v, sfen, &[]);
+    let pos = setup::<u128>(v, sfen, &[]);
     let mut search = Search::new();
     let tt = TranspositionTable::new(16);
     let ctl = Signals::default();
     let opts = SearchOptions::default();
     for d in [n as u32 + 2, n as u32 + 6] {
         let mut last = None;
-        search.run(&mut pos, &depth(d), &opts, &tt, &ctl, &mut |i| {
+        search.run(&pos, &depth(d), &opts, &tt, &ctl, &mut |i| {
             last = Some(i.score)
         });
         assert_eq!(last, Some(Score::Mate(n)));
@@ -528,7 +526,7 @@ fn stop_returns_a_legal_move_at_once() {
 fn byoyomi_and_movetime_are_respected() {
     let v = Variant::by_name("shogi").unwrap();
     let sfen = "l1sg2s1l/1r1kg4/2ppppnpp/p5p2/1p1P1+bn2/2P3B2/PPS1PPPPP/4GSR2/L1G1K2NL b N 31";
-    let mut pos = common::position::<u128>(v, sfen);
+    let mut pos = crate::common::position::<u128>(v, sfen);
     let byoyomi = Limits {
         time: [Some(0), Some(0)],
         byoyomi: 1000,
@@ -575,9 +573,9 @@ fn byoyomi_and_movetime_are_respected() {
 fn a_single_legal_move_is_played_quickly() {
     // White's king in check by a rook with one flight square.
     let v = Variant::by_name("shogi").unwrap();
-    let mut pos = common::position::<u128>(v, "8k/9/8R/9/9/9/9/9/4K4 w - 1");
+    let mut pos = crate::common::position::<u128>(v, "8k/9/8R/9/9/9/9/9/4K4 w - 1");
     assert_eq!(pos.legal_moves().len(), 2);
-    let mut pos2 = common::position::<u128>(v, "7lk/9/8R/9/9/9/9/9/4K4 w - 1");
+    let mut pos2 = crate::common::position::<u128>(v, "7lk/9/8R/9/9/9/9/9/4K4 w - 1");
     assert_eq!(pos2.legal_moves().len(), 1);
     let clock = Limits {
         time: [Some(60_000), Some(60_000)],
@@ -660,7 +658,7 @@ fn play<W: BitWord>(
             };
         }
         let d = if us == deep_color { deep } else { shallow };
-        let r = searchers[us].run(&mut pos, &depth(d), &opts, &tts[us], &ctl, &mut |_| {});
+        let r = searchers[us].run(&pos, &depth(d), &opts, &tts[us], &ctl, &mut |_| {});
         match r {
             Decision::Move { mv: m, .. } => {
                 assert!(pos.is_legal_slow(m));
@@ -720,7 +718,7 @@ fn bench_is_deterministic() {
 /// to the search's behaviour must update `kawari::bench::SIGNATURE` on purpose.
 #[test]
 fn bench_signature_is_pinned() {
-    let depth = kawari::engine::BENCH_DEFAULTS.depth;
+    let depth = kawari::bench::BENCH_DEFAULTS.depth;
     let total: u64 = kawari::bench::POSITIONS
         .iter()
         .map(|&(name, sfen)| {

@@ -1,10 +1,11 @@
 //! The pool of search threads: persistent threads, each owning a `Worker`
 //! (its search state), each running one task at a time. Thread 0 is the main
-//! thread: the engine gives it whole jobs, and a search job hands helper tasks
-//! to the others through the `Crew`. A panicking task is caught, reported
+//! thread: `Threads` gives it whole jobs, and a search hands helper tasks to
+//! the others through the `Crew`. A panicking task is caught, reported
 //! through the pool's panic sink and its worker replaced; the thread lives on.
 
-use crate::search::Worker;
+use super::worker::Worker;
+use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
@@ -14,6 +15,29 @@ pub type Task = Box<dyn FnOnce(&mut Worker) + Send>;
 
 /// Where panics are told (thread index, message).
 pub type PanicSink = Arc<dyn Fn(usize, String) + Send + Sync>;
+
+/// A search thread could not be started.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadsError {
+    /// Index of the thread that failed.
+    pub index: usize,
+    /// Threads asked for.
+    pub count: usize,
+    /// What the system said.
+    pub reason: String,
+}
+
+impl fmt::Display for ThreadsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot start search thread {} of {}: {}",
+            self.index, self.count, self.reason
+        )
+    }
+}
+
+impl std::error::Error for ThreadsError {}
 
 /// Stack of a pool thread: the search recurses up to `MAX_PLY` plies.
 const STACK_BYTES: usize = 8 << 20;
@@ -107,7 +131,7 @@ pub struct Pool {
 
 impl Pool {
     /// A pool of `n` threads (at least one).
-    pub fn new(n: usize, on_panic: PanicSink) -> Result<Pool, String> {
+    pub fn new(n: usize, on_panic: PanicSink) -> Result<Pool, ThreadsError> {
         let mut pool = Pool {
             crew: Crew {
                 slots: Arc::new(Vec::new()),
@@ -132,7 +156,7 @@ impl Pool {
     /// Makes the pool `n` threads (every thread must be idle): threads are
     /// added with fresh workers, or the last ones end. If a thread cannot be
     /// started the pool stays as it was.
-    pub fn resize(&mut self, n: usize) -> Result<(), String> {
+    pub fn resize(&mut self, n: usize) -> Result<(), ThreadsError> {
         let n = n.max(1);
         let old = self.size();
         if n == old {
@@ -156,7 +180,11 @@ impl Pool {
                     }
                     Err(e) => {
                         stop_threads(&added, handles);
-                        return Err(format!("cannot start search thread {i} of {n}: {e}"));
+                        return Err(ThreadsError {
+                            index: i,
+                            count: n,
+                            reason: e.to_string(),
+                        });
                     }
                 }
             }

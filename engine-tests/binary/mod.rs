@@ -1,0 +1,8 @@
+//! Tests through the built `kawari` binary, one process per session.
+
+mod mate;
+mod stress;
+mod tools;
+mod uci;
+mod usi;
+mod usi_fuzz;

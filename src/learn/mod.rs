@@ -1,0 +1,8 @@
+//! Offline learning, apart from the engine's runtime: self-play training
+//! data (`datagen`, `kawari datagen`), its record format (`record`), and the
+//! network trainer (`train`, `kawari train`) that turns records into the
+//! files `nnue` loads.
+
+pub mod datagen;
+pub mod record;
+pub mod train;

@@ -1,0 +1,107 @@
+//! Why a network file or a network's parts were refused.
+
+use std::fmt;
+
+/// Why a network could not be loaded or built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetworkError {
+    /// The file could not be read.
+    Read {
+        /// The file.
+        path: String,
+        /// What the system said.
+        reason: String,
+    },
+    /// No `KWNN` header.
+    NotANetwork,
+    /// The header names a variant this build does not know.
+    UnknownVariant(String),
+    /// A file format version this build does not read.
+    Version {
+        /// The file's version.
+        found: u32,
+        /// The version this build reads.
+        expected: u32,
+    },
+    /// A network for another variant than the one asked for.
+    WrongVariant {
+        /// The file's variant.
+        found: String,
+        /// The variant asked for.
+        expected: String,
+    },
+    /// An input count that is not the variant's in this build.
+    Inputs {
+        /// The file's count.
+        found: usize,
+        /// The variant.
+        variant: String,
+        /// The variant's count in this build.
+        expected: usize,
+    },
+    /// A hidden layer size that is not a multiple of 16 up to the maximum.
+    Hidden {
+        /// The size.
+        found: usize,
+        /// The largest size accepted.
+        max: usize,
+    },
+    /// Layer sizes that do not match the variant's inputs.
+    LayerSizes,
+    /// Quantization constants other than this build's.
+    Quantization {
+        /// The file's (QA, QB, scale).
+        found: (u32, u32, u32),
+        /// This build's.
+        expected: (u32, u32, u32),
+    },
+    /// A file size other than its header says.
+    Size {
+        /// Bytes in the file.
+        found: usize,
+        /// Bytes the header implies.
+        expected: usize,
+    },
+    /// The checksum does not match the payload.
+    Checksum,
+}
+
+impl fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetworkError::Read { path, reason } => write!(f, "cannot read {path}: {reason}"),
+            NetworkError::NotANetwork => write!(f, "not a Kawari network file (no KWNN header)"),
+            NetworkError::UnknownVariant(name) => {
+                write!(f, "a network for unknown variant '{name}'")
+            }
+            NetworkError::Version { found, expected } => write!(
+                f,
+                "network format version {found}, this build reads {expected}"
+            ),
+            NetworkError::WrongVariant { found, expected } => {
+                write!(f, "a network for {found}, not {expected}")
+            }
+            NetworkError::Inputs {
+                found,
+                variant,
+                expected,
+            } => write!(f, "{found} inputs, {variant} has {expected} in this build"),
+            NetworkError::Hidden { found, max } => write!(
+                f,
+                "{found} hidden units: must be a multiple of 16 up to {max}"
+            ),
+            NetworkError::LayerSizes => write!(f, "layer sizes do not match the variant's inputs"),
+            NetworkError::Quantization { found, expected } => write!(
+                f,
+                "quantization {}/{}/{}, this build uses {}/{}/{}",
+                found.0, found.1, found.2, expected.0, expected.1, expected.2
+            ),
+            NetworkError::Size { found, expected } => {
+                write!(f, "{found} bytes, the header says {expected}")
+            }
+            NetworkError::Checksum => write!(f, "checksum mismatch: the file is damaged"),
+        }
+    }
+}
+
+impl std::error::Error for NetworkError {}
