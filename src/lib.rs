@@ -4,6 +4,8 @@
 //! data), `tables` (per-variant lookup tables), `position` (board state, SFEN,
 //! make/unmake, legal move generation, game-end rules), `perft`.
 
+#![deny(missing_docs)]
+
 pub mod bench;
 pub mod core;
 pub mod engine;

@@ -153,12 +153,24 @@ mod tests {
         }
     }
 
+    /// Each bench position with a random network of its variant.
+    fn bench_positions(
+    ) -> impl Iterator<Item = (&'static str, &'static str, &'static Network, Position<u128>)> {
+        crate::bench::POSITIONS.iter().map(|&(name, sfen)| {
+            let v = Variant::by_name(name).unwrap();
+            (
+                name,
+                sfen,
+                random_net(v),
+                Position::<u128>::from_sfen(v, sfen).unwrap(),
+            )
+        })
+    }
+
     #[test]
     fn network_evaluation_is_colour_symmetric() {
-        for &(name, sfen) in crate::bench::POSITIONS {
-            let v = Variant::by_name(name).unwrap();
-            let net = random_net(v);
-            let a = Position::<u128>::from_sfen(v, sfen).unwrap();
+        for (name, sfen, net, a) in bench_positions() {
+            let v = a.variant();
             let fl = crate::position::testing::flip(sfen);
             let b = Position::<u128>::from_sfen(v, &fl).unwrap();
             assert_eq!(evaluate(net, &a), evaluate(net, &b), "{name} {sfen}");
@@ -168,10 +180,7 @@ mod tests {
     #[test]
     fn searches_keep_the_accumulators_exact() {
         use crate::search::{Limits, Search, SearchOptions, Signals, TranspositionTable};
-        for &(name, sfen) in crate::bench::POSITIONS {
-            let v = Variant::by_name(name).unwrap();
-            let net = random_net(v);
-            let pos = Position::<u128>::from_sfen(v, sfen).unwrap();
+        for (name, sfen, net, pos) in bench_positions() {
             let mut search = Search::new();
             search.verify_evaluation(true);
             let opts = SearchOptions {

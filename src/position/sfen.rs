@@ -11,11 +11,19 @@ pub enum SfenError {
     /// Not 3 or 4 space-separated fields.
     FieldCount(usize),
     /// Wrong number of ranks for the board.
-    RankCount { expected: usize, found: usize },
+    RankCount {
+        /// Ranks of the board.
+        expected: usize,
+        /// Ranks in the SFEN.
+        found: usize,
+    },
     /// A rank does not add up to the board width.
     RankLength {
+        /// The rank's letter.
         rank: char,
+        /// Files of the board.
         expected: usize,
+        /// Squares the rank describes.
         found: usize,
     },
     /// A letter that is no piece of this variant (or a bad `+`).
@@ -27,17 +35,35 @@ pub enum SfenError {
     /// Move number is not a positive integer.
     BadMoveNumber(String),
     /// A side has no king or more than one.
-    KingCount { color: Color, found: usize },
+    KingCount {
+        /// The side.
+        color: Color,
+        /// Its kings.
+        found: usize,
+    },
     /// More pieces of a kind than the game has.
     PieceCount {
+        /// The kind's letter.
         piece: char,
+        /// How many the game has.
         max: usize,
+        /// How many the SFEN has.
         found: usize,
     },
     /// A piece stands where it could never move (e.g. a pawn on the last rank).
-    DeadPiece { piece: String, square: String },
+    DeadPiece {
+        /// The piece as written.
+        piece: String,
+        /// Its square.
+        square: String,
+    },
     /// Two unpromoted pawns of one side on a file.
-    TwoPawns { color: Color, file: usize },
+    TwoPawns {
+        /// The side.
+        color: Color,
+        /// The file (1-based).
+        file: usize,
+    },
     /// The side that just moved is in check.
     OpponentInCheck,
     /// A FEN field around the board is wrong (FEN is read through SFEN).

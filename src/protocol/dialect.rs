@@ -3,7 +3,7 @@
 //! a dialect decides only words: the handshake's, the notation of positions,
 //! moves and scores, and which clock `btime`/`wtime` name.
 
-use super::command::GoSearch;
+use super::go::GoSearch;
 use crate::engine::{Decision, Report};
 use crate::mate::MateAnswer;
 use crate::position::Notation;
@@ -178,7 +178,7 @@ mod tests {
     #[test]
     fn clocks_are_the_first_movers() {
         let g = GoSearch {
-            clock: super::super::Clock {
+            clock: super::super::go::Clock {
                 btime: Some(1000),
                 wtime: Some(2000),
                 binc: Some(10),

@@ -7,10 +7,12 @@
 
 mod command;
 mod dialect;
+mod go;
 mod options;
 
-pub use command::{parse, Clock, Command, GameResult, Go, GoSearch, ParseError, Start};
+pub use command::{parse, Command, GameResult, Go, ParseError, Start};
 pub use dialect::Dialect;
+pub use go::{Clock, GoSearch};
 pub use options::{option_lines, setting, OptionError};
 
 use crate::engine::{Engine, EngineError, EvalBreakdown, Report, RootPosition, Setting, Sink};

@@ -260,7 +260,13 @@ impl MovePicker {
             self.list[n] = pack(h.score(pos, m, counter), m);
             n += 1;
         }
-        self.len = n;
+        self.hand_out(n);
+    }
+
+    /// The list's first `len` moves are scored: pick from them.
+    #[inline]
+    fn hand_out(&mut self, len: usize) {
+        self.len = len;
         self.cursor = 0;
         self.stage = Stage::Pick;
     }
@@ -288,9 +294,7 @@ impl MovePicker {
             };
             self.list[i] = pack(s, m);
         }
-        self.len = scratch.len();
-        self.cursor = 0;
-        self.stage = Stage::Pick;
+        self.hand_out(scratch.len());
     }
 }
 
