@@ -1,5 +1,6 @@
 //! Tests through the built `kawari` binary, one process per session.
 
+mod levels;
 mod mate;
 mod stress;
 mod tools;

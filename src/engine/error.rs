@@ -52,6 +52,13 @@ pub enum EngineError {
     MateNeedsMoves,
     /// Bad `bench` arguments.
     Bench(BenchArgsError),
+    /// The `VariantPath` file could not be read.
+    VariantPath {
+        /// The file.
+        path: String,
+        /// What the system said.
+        reason: String,
+    },
 }
 
 impl fmt::Display for EngineError {
@@ -88,6 +95,13 @@ impl fmt::Display for EngineError {
             EngineError::EvalFile(e) => write!(f, "EvalFile: {e}"),
             EngineError::MateNeedsMoves => write!(f, "go mate needs a number of moves in UCI"),
             EngineError::Bench(e) => write!(f, "bench: {e}"),
+            EngineError::VariantPath { path, reason } => {
+                write!(
+                    f,
+                    "VariantPath: cannot read {}: {reason}",
+                    path.chars().take(60).collect::<String>()
+                )
+            }
         }
     }
 }

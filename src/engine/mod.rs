@@ -60,6 +60,23 @@ pub enum Setting {
     UseNetwork(bool),
     /// A network file to use for its variant; `None`, the built-in ones.
     EvalFile(Option<String>),
+    /// `Skill Level`, −20 to 20 (20: full strength).
+    SkillLevel(i32),
+    /// `UCI_LimitStrength`: `UCI_Elo` decides the level.
+    LimitStrength(bool),
+    /// `UCI_Elo`.
+    Elo(u32),
+    /// `NodesLimit`: every search stops at this many nodes (0: no limit).
+    NodesLimit(u64),
+    /// `DepthLimit`: every search stops at this depth (0: no limit).
+    DepthLimit(u32),
+    /// `UCI_AnalyseMode` (informational).
+    AnalyseMode(bool),
+    /// `VariantPath`: a Fairy-Stockfish variants file; sections naming
+    /// variants Kawari does not play are reported.
+    VariantPath(Option<String>),
+    /// An option tools send that changes nothing here (`UCI_Chess960 false`).
+    Unchanged,
 }
 
 /// The engine: one per protocol session. It keeps the settings and the
@@ -75,6 +92,12 @@ pub struct Engine {
     use_network: bool,
     /// The network `EvalFile` loaded, if any.
     eval_file: Option<&'static crate::nnue::Network>,
+    /// `NodesLimit` (0: none).
+    nodes_limit: u64,
+    /// `DepthLimit` (0: none).
+    depth_limit: u32,
+    /// `UCI_AnalyseMode`.
+    analyse_mode: bool,
     threads: Threads,
 }
 
@@ -101,6 +124,9 @@ impl Engine {
             ponder: false,
             use_network: true,
             eval_file: None,
+            nodes_limit: 0,
+            depth_limit: 0,
+            analyse_mode: false,
             threads,
         }
     }
@@ -175,6 +201,42 @@ impl Engine {
                 };
                 self.choose_evaluation();
             }
+            Setting::SkillLevel(n) => self.opts.skill_level = n,
+            Setting::LimitStrength(on) => self.opts.limit_strength = on,
+            Setting::Elo(n) => self.opts.elo = n,
+            Setting::NodesLimit(n) => self.nodes_limit = n,
+            Setting::DepthLimit(n) => self.depth_limit = n,
+            Setting::AnalyseMode(on) => self.analyse_mode = on,
+            Setting::VariantPath(None) | Setting::Unchanged => {}
+            Setting::VariantPath(Some(path)) => self.read_variant_path(&path)?,
+        }
+        Ok(())
+    }
+
+    /// Whether `UCI_AnalyseMode` is on.
+    pub fn analyse_mode(&self) -> bool {
+        self.analyse_mode
+    }
+
+    /// Reads a Fairy-Stockfish variants file for `VariantPath`: its sections
+    /// (`[name]` or `[name:template]`) that name a variant Kawari plays need
+    /// nothing; the others are named in one message. Nothing else changes.
+    fn read_variant_path(&self, path: &str) -> Result<(), EngineError> {
+        let text = std::fs::read_to_string(path).map_err(|e| EngineError::VariantPath {
+            path: path.to_string(),
+            reason: e.to_string(),
+        })?;
+        let unknown: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix('[')?.strip_suffix(']'))
+            .map(|section| section.split(':').next().unwrap_or("").trim())
+            .filter(|name| Variant::by_name(name).is_none())
+            .collect();
+        if !unknown.is_empty() {
+            (self.sink)(Report::Message(format!(
+                "VariantPath: Kawari does not play {}; its own variants are unchanged",
+                unknown.join(", ")
+            )));
         }
         Ok(())
     }
@@ -265,9 +327,23 @@ impl Engine {
     /// pondering or in `infinite` mode it waits for `ponderhit` or `stop` even
     /// when the search ends earlier. Any `limits.searchmoves` that are not
     /// legal are left out (the protocol checks them as it reads them).
-    pub fn go(&mut self, limits: Limits) -> Result<(), EngineError> {
+    pub fn go(&mut self, mut limits: Limits) -> Result<(), EngineError> {
         if self.is_busy() {
             return Err(EngineError::Busy);
+        }
+        if self.nodes_limit > 0 {
+            limits.nodes = Some(
+                limits
+                    .nodes
+                    .map_or(self.nodes_limit, |n| n.min(self.nodes_limit)),
+            );
+        }
+        if self.depth_limit > 0 {
+            limits.depth = Some(
+                limits
+                    .depth
+                    .map_or(self.depth_limit, |d| d.min(self.depth_limit)),
+            );
         }
         self.threads
             .reclaim_table()

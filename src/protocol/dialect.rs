@@ -57,6 +57,7 @@ impl Dialect {
             infinite: g.infinite,
             ponder: g.ponder,
             searchmoves: Vec::new(),
+            mate: None,
         }
     }
 

@@ -395,6 +395,7 @@ impl Session {
                 let plies = n.clamp(1, 64) as u32 * 2 - 1;
                 self.engine.go(Limits {
                     depth: Some(plies),
+                    mate: Some(plies.div_ceil(2)),
                     ..Limits::default()
                 })
             }

@@ -4,6 +4,7 @@
 
 use super::{clip, Dialect};
 use crate::engine::{Setting, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
+use crate::search::params::{ELO_MAX, ELO_MIN, MAX_DEPTH, SKILL_MIN_LEVEL};
 use crate::search::SearchOptions;
 use crate::variant::Variant;
 use std::fmt;
@@ -37,6 +38,14 @@ enum Id {
     ClearHash,
     UseNetwork,
     EvalFile,
+    SkillLevel,
+    LimitStrength,
+    Elo,
+    NodesLimit,
+    DepthLimit,
+    AnalyseMode,
+    Chess960,
+    VariantPath,
 }
 
 /// One option: its listed names, names also accepted, type.
@@ -48,6 +57,8 @@ struct Spec {
     uci: Option<&'static str>,
     aliases: &'static [&'static str],
     ty: Type,
+    /// Listed by `uci` only (Fairy-Stockfish's UCI options with no USI use).
+    uci_only: bool,
 }
 
 /// Entering-king rule values (YaneuraOu's names, which GUIs already know).
@@ -56,12 +67,16 @@ const CSA_RULE_27: &str = "CSARule27";
 
 /// Names accepted for "no declaration" and "CSA 27-point declaration".
 const OFF_ALIASES: &[&str] = &[NO_ENTERING_KING, "none", "off"];
+/// The largest `NodesLimit`.
+const MAX_NODES_LIMIT: i64 = 1 << 50;
+/// A string option's "nothing" (`VariantPath`'s default).
+const EMPTY: &str = "<empty>";
 /// `EvalFile`'s default: the networks built into the binary.
 pub const BUILT_IN: &str = "<built-in>";
 
 const CSA27_ALIASES: &[&str] = &[CSA_RULE_27, "csa27", "27"];
 
-fn specs() -> [Spec; 11] {
+fn specs() -> [Spec; 19] {
     let d = SearchOptions::default();
     [
         Spec {
@@ -73,6 +88,7 @@ fn specs() -> [Spec; 11] {
                 Variant::default_variant().name(),
                 Variant::all().iter().map(|v| v.name()).collect(),
             ),
+            uci_only: false,
         },
         Spec {
             id: Id::Hash,
@@ -84,6 +100,7 @@ fn specs() -> [Spec; 11] {
                 min: 1,
                 max: MAX_HASH_MB as i64,
             },
+            uci_only: false,
         },
         Spec {
             id: Id::Ponder,
@@ -91,6 +108,7 @@ fn specs() -> [Spec; 11] {
             uci: Some("Ponder"),
             aliases: &[],
             ty: Type::Check(false),
+            uci_only: false,
         },
         Spec {
             id: Id::MultiPv,
@@ -102,6 +120,7 @@ fn specs() -> [Spec; 11] {
                 min: 1,
                 max: 500,
             },
+            uci_only: false,
         },
         Spec {
             id: Id::Threads,
@@ -113,6 +132,7 @@ fn specs() -> [Spec; 11] {
                 min: 1,
                 max: MAX_THREADS as i64,
             },
+            uci_only: false,
         },
         Spec {
             id: Id::MaxMovesToDraw,
@@ -124,6 +144,7 @@ fn specs() -> [Spec; 11] {
                 min: 0,
                 max: 100_000,
             },
+            uci_only: false,
         },
         Spec {
             id: Id::NetworkDelay,
@@ -135,6 +156,7 @@ fn specs() -> [Spec; 11] {
                 min: 0,
                 max: 10_000,
             },
+            uci_only: false,
         },
         Spec {
             id: Id::EnteringKingRule,
@@ -149,6 +171,7 @@ fn specs() -> [Spec; 11] {
                 },
                 vec![NO_ENTERING_KING, CSA_RULE_27],
             ),
+            uci_only: false,
         },
         Spec {
             id: Id::ClearHash,
@@ -156,6 +179,7 @@ fn specs() -> [Spec; 11] {
             uci: Some("Clear Hash"),
             aliases: &["ClearHash"],
             ty: Type::Button,
+            uci_only: false,
         },
         Spec {
             id: Id::UseNetwork,
@@ -163,6 +187,7 @@ fn specs() -> [Spec; 11] {
             uci: Some("Use NNUE"),
             aliases: &["Use NNUE", "UseNNUE"],
             ty: Type::Check(true),
+            uci_only: false,
         },
         Spec {
             id: Id::EvalFile,
@@ -170,6 +195,87 @@ fn specs() -> [Spec; 11] {
             uci: Some("EvalFile"),
             aliases: &[],
             ty: Type::Str(BUILT_IN),
+            uci_only: false,
+        },
+        Spec {
+            id: Id::SkillLevel,
+            name: "Skill_Level",
+            uci: Some("Skill Level"),
+            aliases: &[],
+            ty: Type::Spin {
+                default: d.skill_level as i64,
+                min: SKILL_MIN_LEVEL as i64,
+                max: d.skill_level as i64,
+            },
+            uci_only: false,
+        },
+        Spec {
+            id: Id::LimitStrength,
+            name: "USI_LimitStrength",
+            uci: Some("UCI_LimitStrength"),
+            aliases: &[],
+            ty: Type::Check(d.limit_strength),
+            uci_only: false,
+        },
+        Spec {
+            id: Id::Elo,
+            name: "USI_Elo",
+            uci: Some("UCI_Elo"),
+            aliases: &[],
+            ty: Type::Spin {
+                default: d.elo as i64,
+                min: ELO_MIN as i64,
+                max: ELO_MAX as i64,
+            },
+            uci_only: false,
+        },
+        Spec {
+            id: Id::NodesLimit,
+            name: "NodesLimit",
+            uci: Some("NodesLimit"),
+            aliases: &[],
+            ty: Type::Spin {
+                default: 0,
+                min: 0,
+                max: MAX_NODES_LIMIT,
+            },
+            uci_only: false,
+        },
+        Spec {
+            id: Id::DepthLimit,
+            name: "DepthLimit",
+            uci: Some("DepthLimit"),
+            aliases: &[],
+            ty: Type::Spin {
+                default: 0,
+                min: 0,
+                max: MAX_DEPTH as i64,
+            },
+            uci_only: false,
+        },
+        Spec {
+            id: Id::AnalyseMode,
+            name: "USI_AnalyseMode",
+            uci: Some("UCI_AnalyseMode"),
+            aliases: &[],
+            ty: Type::Check(false),
+            uci_only: false,
+        },
+        Spec {
+            id: Id::Chess960,
+            name: "UCI_Chess960",
+            uci: Some("UCI_Chess960"),
+            aliases: &[],
+            ty: Type::Check(false),
+            uci_only: true,
+        },
+        Spec {
+            id: Id::VariantPath,
+            name: "VariantPath",
+            uci: Some("VariantPath"),
+            aliases: &[],
+            ty: Type::Str(EMPTY),
+            uci_only: true,
         },
     ]
 }
@@ -180,6 +286,7 @@ pub fn option_lines(dialect: Dialect) -> Vec<String> {
         .iter()
         .filter_map(|s| {
             let name = match dialect {
+                Dialect::Usi if s.uci_only => return None,
                 Dialect::Usi => s.name,
                 Dialect::Uci => s.uci?,
             };
@@ -262,11 +369,15 @@ pub fn setting(name: &str, value: Option<&str>) -> Result<Setting, OptionError> 
         };
     }
     if let Type::Str(default) = &spec.ty {
-        // No value, or the default, means the built-in networks.
+        // No value, or the default, means none (the built-in networks).
         let path = value
             .map(str::trim)
-            .filter(|v| !v.is_empty() && !v.eq_ignore_ascii_case(default) && *v != "<empty>");
-        return Ok(Setting::EvalFile(path.map(str::to_string)));
+            .filter(|v| !v.is_empty() && !v.eq_ignore_ascii_case(default) && *v != EMPTY)
+            .map(str::to_string);
+        return Ok(match spec.id {
+            Id::VariantPath => Setting::VariantPath(path),
+            _ => Setting::EvalFile(path),
+        });
     }
     let value = value
         .map(str::trim)
@@ -284,6 +395,10 @@ pub fn setting(name: &str, value: Option<&str>) -> Result<Setting, OptionError> 
             match spec.id {
                 Id::Ponder => Ok(Setting::Ponder(on)),
                 Id::UseNetwork => Ok(Setting::UseNetwork(on)),
+                Id::LimitStrength => Ok(Setting::LimitStrength(on)),
+                Id::AnalyseMode => Ok(Setting::AnalyseMode(on)),
+                Id::Chess960 if on => Err(bad("false (Kawari plays no Chess960)".into())),
+                Id::Chess960 => Ok(Setting::Unchanged),
                 _ => Err(OptionError::Unknown(name.to_string())),
             }
         }
@@ -298,6 +413,10 @@ pub fn setting(name: &str, value: Option<&str>) -> Result<Setting, OptionError> 
                 Id::MultiPv => Setting::MultiPv(n as u32),
                 Id::Threads => Setting::Threads(n as usize),
                 Id::MaxMovesToDraw => Setting::MaxMovesToDraw(n as u32),
+                Id::SkillLevel => Setting::SkillLevel(n as i32),
+                Id::Elo => Setting::Elo(n as u32),
+                Id::NodesLimit => Setting::NodesLimit(n as u64),
+                Id::DepthLimit => Setting::DepthLimit(n as u32),
                 _ => Setting::MoveOverhead(n as u64),
             })
         }
@@ -505,5 +624,118 @@ mod tests {
                 assert!(line.contains(&format!(" var {}", v.name())), "{line}");
             }
         }
+    }
+
+    /// The level options under Fairy-Stockfish's names in each dialect, and
+    /// the other options its tools send.
+    #[test]
+    fn levels_and_the_options_fairy_stockfish_tools_send() {
+        let usi = option_lines(Dialect::Usi);
+        let uci = option_lines(Dialect::Uci);
+        for (lines, listed) in [
+            (
+                &usi,
+                &[
+                    "option name Skill_Level type spin default 20 min -20 max 20",
+                    "option name USI_LimitStrength type check default false",
+                    "option name USI_Elo type spin default 1350 min 500 max 2850",
+                    "option name USI_AnalyseMode type check default false",
+                ][..],
+            ),
+            (
+                &uci,
+                &[
+                    "option name Skill Level type spin default 20 min -20 max 20",
+                    "option name UCI_LimitStrength type check default false",
+                    "option name UCI_Elo type spin default 1350 min 500 max 2850",
+                    "option name UCI_AnalyseMode type check default false",
+                    "option name UCI_Chess960 type check default false",
+                    "option name VariantPath type string default <empty>",
+                ][..],
+            ),
+        ] {
+            for l in listed {
+                assert!(lines.contains(&l.to_string()), "{l}");
+            }
+            for l in [
+                "option name NodesLimit type spin default 0 min 0 max",
+                "option name DepthLimit type spin default 0 min 0 max 100",
+            ] {
+                assert!(lines.iter().any(|x| x.starts_with(l)), "{l}");
+            }
+        }
+        assert!(!usi
+            .iter()
+            .any(|l| l.contains("Chess960") || l.contains("VariantPath")));
+        // Every name in both dialects, any case.
+        for (name, value) in [
+            ("Skill Level", "-20"),
+            ("skill_level", "5"),
+            ("Skill_Level", "20"),
+        ] {
+            assert!(
+                matches!(setting(name, Some(value)), Ok(Setting::SkillLevel(n)) if n.to_string() == value),
+                "{name} {value}"
+            );
+        }
+        assert!(matches!(
+            setting("UCI_LimitStrength", Some("true")),
+            Ok(Setting::LimitStrength(true))
+        ));
+        assert!(matches!(
+            setting("USI_LimitStrength", Some("false")),
+            Ok(Setting::LimitStrength(false))
+        ));
+        assert!(matches!(
+            setting("USI_Elo", Some("500")),
+            Ok(Setting::Elo(500))
+        ));
+        assert!(matches!(
+            setting("UCI_Elo", Some("2850")),
+            Ok(Setting::Elo(2850))
+        ));
+        assert!(matches!(
+            setting("NodesLimit", Some("12345")),
+            Ok(Setting::NodesLimit(12345))
+        ));
+        assert!(matches!(
+            setting("DepthLimit", Some("7")),
+            Ok(Setting::DepthLimit(7))
+        ));
+        assert!(matches!(
+            setting("UCI_AnalyseMode", Some("true")),
+            Ok(Setting::AnalyseMode(true))
+        ));
+        assert!(matches!(
+            setting("UCI_Chess960", Some("false")),
+            Ok(Setting::Unchanged)
+        ));
+        assert!(matches!(
+            setting("VariantPath", Some("variants.ini")),
+            Ok(Setting::VariantPath(Some(p))) if p == "variants.ini"
+        ));
+        assert!(matches!(
+            setting("VariantPath", Some("<empty>")),
+            Ok(Setting::VariantPath(None))
+        ));
+        // Out of range or malformed: the usual error, naming what fits.
+        for (name, value) in [
+            ("Skill Level", "21"),
+            ("Skill Level", "-21"),
+            ("UCI_Elo", "499"),
+            ("UCI_Elo", "2851"),
+            ("USI_Elo", "x"),
+            ("DepthLimit", "101"),
+            ("NodesLimit", "-1"),
+            ("UCI_LimitStrength", "yes"),
+        ] {
+            let e = setting(name, Some(value)).unwrap_err();
+            assert!(
+                matches!(e, OptionError::BadValue { .. }),
+                "{name} {value}: {e}"
+            );
+        }
+        let e = setting("UCI_Chess960", Some("true")).unwrap_err();
+        assert!(e.to_string().contains("Chess960"), "{e}");
     }
 }

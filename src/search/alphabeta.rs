@@ -313,7 +313,8 @@ impl Worker {
         }
 
         let disc = pos.discoverers();
-        self.pickers[ply].start(tt_move, depth, SORT_LIMIT_PER_PLY);
+        let node = self.node_moves(ply);
+        self.pickers[ply].start(tt_move, depth, SORT_LIMIT_PER_PLY, node);
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut move_count = 0usize;
@@ -573,7 +574,8 @@ impl Worker {
             best = stand_pat;
         }
 
-        self.pickers[ply].start_quiescence(tt_move, in_check);
+        let node = self.node_moves(ply);
+        self.pickers[ply].start_quiescence(tt_move, in_check, node);
         let mut searched = 0;
         let mut best_move = Move::NONE;
         while let Some(m) = self.next_move(pos, ply) {

@@ -17,6 +17,8 @@ pub struct Driver<'a> {
     last_best: Move,
     best_changes: f64,
     scores: Vec<i32>,
+    /// Strength is limited: the main thread's choice is the answer.
+    weakened: bool,
     /// The first line of the last report: (depth, score, line, nodes).
     reported: Option<(i32, i32, Vec<Move>, u64)>,
 }
@@ -41,6 +43,7 @@ impl<'a> Driver<'a> {
             best_changes: 0.0,
             scores: Vec::new(),
             reported: None,
+            weakened: opts.limit_strength || opts.skill_level < SKILL_MAX_LEVEL,
         }
     }
 
@@ -139,13 +142,15 @@ impl Driver<'_> {
     /// and reports that line with the nodes of every thread, unless that
     /// report would repeat the last one word for word. Returns its index.
     pub(super) fn conclude(&mut self, results: &[ThreadResult], shared: &Shared) -> usize {
-        let i = choose(results);
+        let i = if self.weakened { 0 } else { choose(results) };
         let best = &results[i];
         let nodes = shared.nodes.total();
         let repeated = self.reported.as_ref().is_some_and(|(d, s, pv, n)| {
             (*d, *s, pv, *n) == (best.depth, best.score, &best.pv, nodes)
         });
-        if !best.pv.is_empty() && !repeated {
+        // A weakened choice is not reported: the lines shown stay the
+        // search's true ones.
+        if !best.pv.is_empty() && !repeated && !self.weakened {
             (self.on_info)(&Info {
                 depth: best.depth.max(1) as u32,
                 seldepth: best.seldepth.max(1),

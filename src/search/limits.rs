@@ -25,4 +25,7 @@ pub struct Limits {
     pub ponder: bool,
     /// Only these root moves (`searchmoves`); empty = all. Each must be legal.
     pub searchmoves: Vec<Move>,
+    /// A mate in this many moves is asked for (UCI's `go mate N`): never
+    /// weakened by `Skill Level`.
+    pub mate: Option<u32>,
 }

@@ -16,6 +16,7 @@ pub mod see;
 mod shared;
 mod shortwin;
 mod signals;
+mod skill;
 mod threads;
 pub mod time;
 mod tt;
@@ -24,6 +25,7 @@ mod worker;
 pub use limits::Limits;
 pub use picker::generate_captures;
 pub use signals::{Ponderhit, Signals};
+pub use skill::level_for_elo;
 pub use threads::{ErrorSink, Job, Outcome, Search, SearchFault, Threads, ThreadsError};
 pub use tt::{AllocError, Bound, TranspositionTable, TtHit};
 
@@ -75,6 +77,12 @@ pub struct SearchOptions {
     pub move_overhead: u64,
     /// The evaluation: the variant's network or the hand-made one.
     pub eval: EvalChoice,
+    /// `Skill Level`, −20 to 20 (20: full strength).
+    pub skill_level: i32,
+    /// `UCI_LimitStrength`: `elo` decides the level.
+    pub limit_strength: bool,
+    /// `UCI_Elo`, with `limit_strength`.
+    pub elo: u32,
 }
 
 impl Default for SearchOptions {
@@ -85,6 +93,9 @@ impl Default for SearchOptions {
             declaration: true,
             move_overhead: 50,
             eval: EvalChoice::Default,
+            skill_level: SKILL_MAX_LEVEL,
+            limit_strength: false,
+            elo: ELO_DEFAULT,
         }
     }
 }

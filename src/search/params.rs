@@ -109,6 +109,43 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// Nodes between looks at the clock and the stop flag.
 pub const CHECK_INTERVAL: u64 = 1024;
 
+// Playing weaker (`skill`), as Fairy-Stockfish: its levels, lines and fit.
+
+/// Full strength; lower levels are weaker.
+pub const SKILL_MAX_LEVEL: i32 = 20;
+/// The weakest level.
+pub const SKILL_MIN_LEVEL: i32 = -20;
+/// Lines searched to choose from at a lower level.
+pub const SKILL_LINES: usize = 4;
+/// Weakness at level 0; each level above takes `SKILL_WEAKNESS_PER_LEVEL` off.
+pub const SKILL_WEAKNESS_BASE: i32 = 120;
+/// See `SKILL_WEAKNESS_BASE`.
+pub const SKILL_WEAKNESS_PER_LEVEL: i32 = 2;
+/// The random push is at most the lines' spread, capped at this (a pawn).
+pub const SKILL_SPREAD_CAP: i32 = 100;
+/// A weakened pick never takes a line more than `SKILL_LOSS_BASE +
+/// SKILL_LOSS_PER_LEVEL * (20 - level)` centipawns below the best (a
+/// deviation from Fairy-Stockfish, whose low levels may drop a piece for
+/// nothing).
+pub const SKILL_LOSS_BASE: i32 = 300;
+/// See `SKILL_LOSS_BASE`.
+pub const SKILL_LOSS_PER_LEVEL: i32 = 10;
+/// Pushes are `(weakness * distance + spread * random) / this`.
+pub const SKILL_PUSH_DIVISOR: i32 = 128;
+/// Lowest `UCI_Elo`.
+pub const ELO_MIN: u32 = 500;
+/// Highest `UCI_Elo`.
+pub const ELO_MAX: u32 = 2850;
+/// `UCI_Elo`'s default (Fairy-Stockfish's).
+pub const ELO_DEFAULT: u32 = 1350;
+/// The Elo of level 0 in Fairy-Stockfish's fit `((elo - anchor) / per
+/// level) ^ (1 / exponent)`.
+pub const ELO_ANCHOR: f64 = 1346.6;
+/// See `ELO_ANCHOR`.
+pub const ELO_PER_LEVEL: f64 = 143.4;
+/// See `ELO_ANCHOR`.
+pub const ELO_LEVEL_EXPONENT: f64 = 0.806;
+
 // The main thread's decisions between iterations (`driver`).
 
 /// The count of best-move changes decays by this factor each iteration.

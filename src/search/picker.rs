@@ -46,6 +46,8 @@ pub(super) struct MovePicker {
     sorted: bool,
     /// Ordering scores below this are not sorted (late quiet moves).
     sort_limit: i32,
+    /// The node's killers and the move that led to it.
+    node: NodeMoves,
     /// Zeroed by the allocator, so an idle thread's pickers cost no memory.
     list: Box<[i64]>,
 }
@@ -71,14 +73,22 @@ impl MovePicker {
             len: 0,
             sorted: false,
             sort_limit: 0,
+            node: NodeMoves::default(),
             list: vec![0; MAX_MOVES].into_boxed_slice(),
         }
     }
 
     /// Starts a main-search node: `tt_move` (legal, or none) comes first.
     #[inline]
-    pub(super) fn start(&mut self, tt_move: Move, depth: i32, sort_limit_per_ply: i32) {
+    pub(super) fn start(
+        &mut self,
+        tt_move: Move,
+        depth: i32,
+        sort_limit_per_ply: i32,
+        node: NodeMoves,
+    ) {
         self.stage = Stage::TtMove;
+        self.node = node;
         self.tt_move = tt_move;
         self.sort_limit = sort_limit_per_ply * depth;
         self.cursor = 0;
@@ -88,8 +98,9 @@ impl MovePicker {
 
     /// Starts a quiescence node: `tt_move` is only ordered first if generated.
     #[inline]
-    pub(super) fn start_quiescence(&mut self, tt_move: Move, in_check: bool) {
+    pub(super) fn start_quiescence(&mut self, tt_move: Move, in_check: bool, node: NodeMoves) {
         self.stage = Stage::GenerateQuiescence;
+        self.node = node;
         self.tt_move = tt_move;
         self.in_check = in_check;
         self.sort_limit = i32::MIN / 2;
@@ -168,26 +179,36 @@ fn gain_order<W: BitWord>(pos: &Position<W>, et: &EvalTables, m: Move, victim: i
     gain * GAIN_ORDER_SCALE - et.exchange[mover.index()] / MOVER_ORDER_DIVISOR
 }
 
-/// What move ordering reads at one node, lent by the searching thread: its
-/// evaluation tables, its histories, the ply's killers and the move that led
-/// here (for its counter-move). Built afresh for each pick: only references
-/// and a few words.
+/// What move ordering reads of the searching thread, lent for each pick:
+/// its evaluation tables and its histories (two references).
 pub(super) struct Heuristics<'a> {
     /// The variant's evaluation tables (piece values for captures).
     pub(super) et: &'a EvalTables,
     /// Quiet-move history and counter-moves.
     pub(super) history: &'a History,
+}
+
+/// What ordering needs of one node, given when its picker starts.
+#[derive(Copy, Clone, Debug, Default)]
+pub(super) struct NodeMoves {
     /// Quiet moves that caused cutoffs at this ply.
     pub(super) killers: [Move; 2],
     /// The move that led to this node (`Move::NONE` at the root or after a
-    /// null move) and its history slot.
+    /// null move) and its history slot, for its counter-move.
     pub(super) prev: (usize, Move),
 }
 
 impl Heuristics<'_> {
-    /// Ordering score of a move (not the hash move).
+    /// Ordering score of a move (not the hash move) at a node with these
+    /// `killers` and `counter` move.
     #[inline]
-    pub(super) fn score<W: BitWord>(&self, pos: &Position<W>, m: Move, counter: Move) -> i32 {
+    pub(super) fn score<W: BitWord>(
+        &self,
+        pos: &Position<W>,
+        m: Move,
+        killers: &[Move; 2],
+        counter: Move,
+    ) -> i32 {
         if let Some(order) = tactical_order(pos, self.et, m) {
             return if see_ge(pos, self.et, m, 0) {
                 SCORE_GOOD_TACTICAL + order
@@ -195,9 +216,9 @@ impl Heuristics<'_> {
                 SCORE_BAD_TACTICAL + order
             };
         }
-        if m == self.killers[0] {
+        if m == killers[0] {
             SCORE_KILLER
-        } else if m == self.killers[1] {
+        } else if m == killers[1] {
             SCORE_KILLER - 1
         } else if m == counter {
             SCORE_COUNTER
@@ -206,10 +227,10 @@ impl Heuristics<'_> {
         }
     }
 
-    /// The counter-move to the move that led here, if any.
+    /// The counter-move to `prev` (slot, move), if any.
     #[inline]
-    fn counter(&self) -> Move {
-        let (slot, mv) = self.prev;
+    fn counter(&self, prev: (usize, Move)) -> Move {
+        let (slot, mv) = prev;
         if mv.is_none() {
             Move::NONE
         } else {
@@ -251,13 +272,13 @@ impl MovePicker {
     ) {
         scratch.clear();
         pos.generate_into(scratch);
-        let counter = h.counter();
+        let counter = h.counter(self.node.prev);
         let mut n = 0;
         for &m in scratch.iter() {
             if m == self.tt_move {
                 continue;
             }
-            self.list[n] = pack(h.score(pos, m, counter), m);
+            self.list[n] = pack(h.score(pos, m, &self.node.killers, counter), m);
             n += 1;
         }
         self.hand_out(n);
@@ -288,7 +309,7 @@ impl MovePicker {
             let s = if m == self.tt_move {
                 SCORE_TT
             } else if self.in_check {
-                h.score(pos, m, Move::NONE)
+                h.score(pos, m, &self.node.killers, Move::NONE)
             } else {
                 capture_order(pos, h.et, m)
             };

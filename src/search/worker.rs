@@ -6,9 +6,10 @@
 use super::driver::Driver;
 use super::history::History;
 use super::params::*;
-use super::picker::{Heuristics, MovePicker};
+use super::picker::{Heuristics, MovePicker, NodeMoves};
 use super::shared::{RootMove, Shared, ThreadResult};
 use super::shortwin::{Proof, ProofTable, ShortWin};
+use super::skill::Skill;
 use crate::core::BitWord;
 use crate::eval::{self, EvalTables};
 use crate::nnue::Accumulators;
@@ -54,26 +55,6 @@ pub(super) struct Ctx<'a, 'd> {
     /// Stop when own nodes reach this (the node limit less the other
     /// threads' nodes; `u64::MAX` if none or on a helper).
     pub(super) node_budget: u64,
-}
-
-/// What move ordering reads at `ply`, lent from a thread's state.
-#[inline(always)]
-fn heuristics<'a>(
-    et: &'a EvalTables,
-    history: &'a History,
-    frames: &[Frame],
-    ply: usize,
-) -> Heuristics<'a> {
-    let prev = match ply.checked_sub(1) {
-        Some(p) => (frames[p].slot, frames[p].mv),
-        None => (0, Move::NONE),
-    };
-    Heuristics {
-        et,
-        history,
-        killers: frames[ply].killers,
-        prev,
-    }
 }
 
 /// Helper threads skip depths by these patterns (sizes and phases), so that
@@ -221,11 +202,19 @@ impl Worker {
         };
 
         let opts = shared.opts;
-        let multipv = if main {
+        // A weakened main thread searches a few lines to choose from; it
+        // reports those asked for. `go mate N` is never weakened.
+        let mut skill = (main && shared.limits.mate.is_none())
+            .then(|| Skill::new(opts))
+            .flatten();
+        let shown = if main {
             (opts.multipv.max(1) as usize).min(self.root_moves.len())
         } else {
             1
         };
+        let multipv = skill
+            .as_ref()
+            .map_or(shown, |s| s.lines(shown).min(self.root_moves.len()));
         let max_depth = shared
             .limits
             .depth
@@ -308,11 +297,14 @@ impl Worker {
                 pv: best.pv.clone(),
             };
             shared.nodes.set(index, self.nodes);
+            if let Some(s) = skill.as_mut() {
+                s.iteration_done(depth, &self.root_moves[..multipv]);
+            }
             if let Some(d) = cx.driver.as_deref_mut() {
                 if d.iteration_done(
                     shared,
                     depth,
-                    &self.root_moves[..multipv],
+                    &self.root_moves[..shown],
                     self.root_moves.len(),
                 ) {
                     break;
@@ -326,6 +318,12 @@ impl Worker {
         if self.stopped && best.score > -INFINITE && best.mv != result.pv[0] {
             result.pv = best.pv.clone();
             result.score = best.score;
+        }
+        if let Some(r) = skill.and_then(|s| s.choice(&self.root_moves[..multipv])) {
+            if r.mv != result.pv[0] {
+                result.pv = r.pv;
+                result.score = r.score;
+            }
         }
         result
     }
@@ -403,7 +401,11 @@ impl Worker {
                 let s = if m == tt_move {
                     i32::MAX
                 } else {
-                    heuristics(self.et, &self.history, &self.frames, 0).score(pos, m, Move::NONE)
+                    let h = Heuristics {
+                        et: self.et,
+                        history: &self.history,
+                    };
+                    h.score(pos, m, &self.frames[0].killers, Move::NONE)
                 };
                 (s, m)
             })
@@ -504,8 +506,25 @@ impl Worker {
     /// The next move of the picker of `ply`, best first.
     #[inline]
     pub(super) fn next_move<W: BitWord>(&mut self, pos: &Position<W>, ply: usize) -> Option<Move> {
-        let h = heuristics(self.et, &self.history, &self.frames, ply);
+        let h = Heuristics {
+            et: self.et,
+            history: &self.history,
+        };
         self.pickers[ply].next(pos, &h, &mut self.scratch)
+    }
+
+    /// What the picker of `ply` needs of its node: the ply's killers and the
+    /// move that led there.
+    #[inline]
+    pub(super) fn node_moves(&self, ply: usize) -> NodeMoves {
+        let prev = match ply.checked_sub(1) {
+            Some(p) => (self.frames[p].slot, self.frames[p].mv),
+            None => (0, Move::NONE),
+        };
+        NodeMoves {
+            killers: self.frames[ply].killers,
+            prev,
+        }
     }
 
     /// Whether `key` may have occurred before the root.

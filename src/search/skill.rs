@@ -1,0 +1,193 @@
+//! Playing weaker on purpose (`Skill Level`, `UCI_Elo`), the way Stockfish and
+//! Fairy-Stockfish do it: the main thread searches a few lines (MultiPV) and,
+//! once an iteration of a depth that grows with the level is done, picks
+//! among them with a level-dependent weakness: a deterministic push towards
+//! the worse lines and a random one bounded by how far apart they are. A low
+//! level so misses what a deeper search sees, but only chooses among moves a
+//! shallow search found best; games vary from one to the next.
+
+use super::params::*;
+use super::shared::RootMove;
+use super::SearchOptions;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// The level (−20 to 20, 20 = full strength) that `UCI_Elo` stands for:
+/// Fairy-Stockfish's fit above its anchor, and a straight line from its
+/// anchor down to the lowest Elo below it (Fairy-Stockfish's own fit has no
+/// levels below 0). Not yet calibrated for Kawari: see the README.
+pub fn level_for_elo(elo: u32) -> f64 {
+    let e = elo.clamp(ELO_MIN, ELO_MAX) as f64;
+    if e >= ELO_ANCHOR {
+        ((e - ELO_ANCHOR) / ELO_PER_LEVEL)
+            .powf(1.0 / ELO_LEVEL_EXPONENT)
+            .min(SKILL_MAX_LEVEL as f64)
+    } else {
+        (SKILL_MIN_LEVEL as f64 * (ELO_ANCHOR - e) / (ELO_ANCHOR - ELO_MIN as f64))
+            .max(SKILL_MIN_LEVEL as f64)
+    }
+}
+
+/// A weakened search's level and its choice.
+pub(super) struct Skill {
+    level: i32,
+    rng: StdRng,
+    /// The line picked, as it stood when picked.
+    picked: Option<RootMove>,
+}
+
+impl Skill {
+    /// The weakness `opts` ask for; `None` at full strength.
+    pub(super) fn new(opts: &SearchOptions) -> Option<Skill> {
+        let mut rng = StdRng::from_entropy();
+        let level = if opts.limit_strength {
+            // A fractional level is played as its neighbours, in proportion.
+            let l = level_for_elo(opts.elo);
+            let below = l.floor();
+            below as i32 + i32::from(rng.gen::<f64>() < l - below)
+        } else {
+            opts.skill_level
+        };
+        (level < SKILL_MAX_LEVEL).then_some(Skill {
+            level,
+            rng,
+            picked: None,
+        })
+    }
+
+    /// Lines the main thread must search to choose from.
+    pub(super) fn lines(&self, asked: usize) -> usize {
+        asked.max(SKILL_LINES)
+    }
+
+    /// After an iteration of `depth`: picks from `lines` (best first) if it
+    /// is the level's depth.
+    pub(super) fn iteration_done(&mut self, depth: i32, lines: &[RootMove]) {
+        if depth == 1 + self.level.max(0) {
+            self.picked = self.pick(lines);
+        }
+    }
+
+    /// The line to play: the one picked, or one picked now from `lines` if
+    /// the search ended before the level's depth.
+    pub(super) fn choice(mut self, lines: &[RootMove]) -> Option<RootMove> {
+        match self.picked.take() {
+            Some(r) => Some(r),
+            None => self.pick(lines),
+        }
+    }
+
+    /// Each line's score gets a push that grows with the weakness and its
+    /// distance from the best, and a random one up to the spread of the
+    /// lines (at most `SKILL_SPREAD_CAP`); the highest wins. Lines that lose
+    /// more than the level's margin against the best are left out, so a weak
+    /// level does not throw material away for nothing.
+    fn pick(&mut self, lines: &[RootMove]) -> Option<RootMove> {
+        let top = lines.first()?.score;
+        let margin = SKILL_LOSS_BASE + SKILL_LOSS_PER_LEVEL * (SKILL_MAX_LEVEL - self.level);
+        let searched: Vec<&RootMove> = lines
+            .iter()
+            .filter(|r| r.score > -INFINITE && top - r.score <= margin)
+            .collect();
+        let first = *searched.first()?;
+        let spread = (top - searched.last()?.score).min(SKILL_SPREAD_CAP);
+        let weakness = SKILL_WEAKNESS_BASE - SKILL_WEAKNESS_PER_LEVEL * self.level;
+        let mut best = (i32::MIN, first);
+        for r in searched {
+            let random = self.rng.gen_range(0..weakness.max(1));
+            let push = (weakness * (top - r.score) + spread * random) / SKILL_PUSH_DIVISOR;
+            if r.score + push >= best.0 {
+                best = (r.score + push, r);
+            }
+        }
+        Some(best.1.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Move;
+
+    fn line(mv: u16, score: i32) -> RootMove {
+        RootMove {
+            mv: Move::from_raw(mv),
+            score,
+            prev_score: score,
+            seldepth: 1,
+            pv: vec![Move::from_raw(mv)],
+        }
+    }
+
+    #[test]
+    fn elo_maps_onto_the_levels() {
+        assert_eq!(level_for_elo(ELO_MIN), SKILL_MIN_LEVEL as f64);
+        assert_eq!(level_for_elo(0), SKILL_MIN_LEVEL as f64);
+        assert!(level_for_elo(1347).abs() < 0.1);
+        // Fairy-Stockfish's fit reaches about 18.5 at its top Elo.
+        assert!((18.0..19.0).contains(&level_for_elo(ELO_MAX)));
+        let mut last = f64::MIN;
+        for elo in (ELO_MIN..=ELO_MAX).step_by(50) {
+            let l = level_for_elo(elo);
+            assert!(l > last, "{elo}: {l} after {last}");
+            last = l;
+        }
+    }
+
+    #[test]
+    fn full_strength_is_no_skill() {
+        let full = SearchOptions::default();
+        assert!(Skill::new(&full).is_none());
+        let top_elo = SearchOptions {
+            limit_strength: true,
+            elo: ELO_MAX,
+            ..SearchOptions::default()
+        };
+        // As in Fairy-Stockfish, the top Elo is a level below full strength.
+        assert!(Skill::new(&top_elo).is_some());
+        let weak = SearchOptions {
+            skill_level: 0,
+            ..SearchOptions::default()
+        };
+        assert!(Skill::new(&weak).is_some());
+    }
+
+    /// A low level picks among the lines, not always the best; a level one
+    /// below full strength nearly always the best; nobody picks a move a
+    /// queen worse than the others at level 0.
+    #[test]
+    fn weaker_levels_pick_worse_lines_more_often() {
+        let lines = [line(1, 50), line(2, 30), line(3, 10), line(4, -900)];
+        let picks = |level: i32| {
+            let opts = SearchOptions {
+                skill_level: level,
+                ..SearchOptions::default()
+            };
+            let mut counts = [0; 4];
+            for _ in 0..400 {
+                let mut s = Skill::new(&opts).unwrap();
+                let r = s.pick(&lines).unwrap();
+                counts[lines.iter().position(|l| l.mv == r.mv).unwrap()] += 1;
+            }
+            counts
+        };
+        let low = picks(0);
+        let high = picks(19);
+        assert!(low[0] < 400 && low[1] + low[2] > 0, "{low:?}");
+        assert!(high[0] > low[0], "{high:?} {low:?}");
+        assert_eq!(low[3], 0, "{low:?}");
+    }
+
+    #[test]
+    fn unsearched_lines_are_never_picked() {
+        let lines = [line(1, 20), line(2, -INFINITE)];
+        let opts = SearchOptions {
+            skill_level: SKILL_MIN_LEVEL,
+            ..SearchOptions::default()
+        };
+        for _ in 0..100 {
+            let mut s = Skill::new(&opts).unwrap();
+            assert_eq!(s.pick(&lines).unwrap().mv, Move::from_raw(1));
+        }
+    }
+}
