@@ -27,8 +27,13 @@ definition, for Heian variants) is set only if the engine lists that option, and
 variant is selected through ``USI_Variant`` (or else ``UCI_Variant``) only if the engine
 lists it.  Positions are always sent as ``position sfen <start> moves ...``.
 
-Exit status: 0 after a match, 1 if an engine cannot be started, 2 on bad arguments,
-3 if the runner itself failed during the match (a bug; the summary is still printed).
+With ``--cluster ADDRESS`` the pairs of games run as tasks on a Ray cluster
+(cluster_match.py); the output is that of a local run.
+
+Exit status: 0 after a match, 1 if an engine cannot be started (or the cluster not
+joined), 2 on bad arguments, 3 if the runner itself failed during the match (a bug;
+the summary is still printed), 4 if the Ray cluster went away during the match (the
+summary of the games finished is printed).
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ if SCRIPTS_DIR not in sys.path:
     sys.path.insert(0, SCRIPTS_DIR)
 
 import elo_stats  # noqa: E402
+import progress  # noqa: E402
 import referee  # noqa: E402
 from referee import BLACK, WHITE, Outcome, Referee, opponent  # noqa: E402
 from usi_client import (Aborted, EngineError, EngineSpec, IoLog, Reply,  # noqa: E402,F401
@@ -268,6 +274,20 @@ class GameRecord:
     fens: list[str]
     started: str
 
+    def to_wire(self) -> dict:
+        """Plain data for a cluster task's answer (the job is known to the driver)."""
+        o = self.outcome
+        return {"index": self.job.index, "winner": o.winner, "reason": o.reason,
+                "detail": o.detail, "moves": self.moves, "end_sfen": self.end_sfen,
+                "names": self.names, "times_ms": self.times_ms, "infos": self.infos,
+                "fens": self.fens, "started": self.started}
+
+    @classmethod
+    def from_wire(cls, job: "GameJob", d: dict) -> "GameRecord":
+        return cls(job, Outcome(d["winner"], d["reason"], d["detail"]), d["moves"],
+                   d["end_sfen"], d["names"], d["times_ms"], d["infos"], d["fens"],
+                   d["started"])
+
     def score_first(self) -> float:
         """Score of engine 1 in this game."""
         first_side = BLACK if self.job.first_black else WHITE
@@ -481,7 +501,12 @@ class Tally:
 
 
 class Match:
-    """Runs the games of a match on ``concurrency`` worker threads."""
+    """Runs the games of a match on ``concurrency`` worker threads (or, with
+    ``--cluster``, as tasks of a Ray cluster: cluster_match.py)."""
+
+    # for cluster_match, which must use the classes of the running match.py
+    engine_class = Engine
+    record_class = GameRecord
 
     def __init__(self, args: argparse.Namespace, specs: list[EngineSpec],
                  variant: referee.Variant, tc: TimeControl, openings: list[Opening],
@@ -508,6 +533,7 @@ class Match:
                                  args.hang_timeout, self.stop, args.crosscheck)
         self.jobs = [GameJob(i, (i // 2) % len(openings), openings[(i // 2) % len(openings)],
                              first_black=(i % 2 == 0)) for i in range(args.games)]
+        self.progress = progress.Progress(len(self.jobs))
 
     # -- helpers ---------------------------------------------------------------
     def warn(self, message: str) -> None:
@@ -527,6 +553,9 @@ class Match:
 
     # -- running ---------------------------------------------------------------
     def run(self) -> int:
+        if self.args.cluster:
+            import cluster_match            # imports Ray: only with --cluster
+            return cluster_match.run(self)
         workers = max(1, min(self.args.concurrency, len(self.jobs)))
         pairs = [self.make_engines(w + 1) for w in range(workers)]
         try:
@@ -584,6 +613,9 @@ class Match:
         with self.lock:
             if self.sprt_result is not None:
                 return                      # decided meanwhile; do not count
+            if rec.job.index in self.scores:
+                return                      # a game reported twice counts once
+            self.progress.add()
             t = self.tally
             s = rec.score_first()
             colour = "black" if rec.job.first_black else "white"
@@ -635,12 +667,13 @@ class Match:
             self.stop.set()
 
     # -- output ----------------------------------------------------------------
-    def print_header(self) -> None:
+    def print_header(self, where: str = "") -> None:
         if self.args.quiet:
             return
+        where = where or f"concurrency {self.args.concurrency}"
         print(f"Match {self.names[0]} vs {self.names[1]}: {self.variant.name}, "
               f"{len(self.jobs)} games, {self.tc.describe()}, "
-              f"{len(self.openings)} openings, concurrency {self.args.concurrency}",
+              f"{len(self.openings)} openings, {where}",
               file=sys.stderr, flush=True)
 
     def print_progress(self, rec: GameRecord) -> None:
@@ -653,7 +686,7 @@ class Match:
                 f"Elo {elo_stats.format_elo(elo, margin)}")
         if self.sprt is not None:
             line += f" LLR {self.llr:.2f} [{self.sprt.lower:.2f}, {self.sprt.upper:.2f}]"
-        print(line, file=sys.stderr, flush=True)
+        print(f"{line} | {self.progress.rate_eta()}", file=sys.stderr, flush=True)
 
     def print_summary(self) -> None:
         t = self.tally
@@ -778,6 +811,11 @@ examples:
                         "and the variant has points) or a draw (default: %(default)s)")
     p.add_argument("--concurrency", type=int, default=1, metavar="N",
                    help="games played at the same time (default: %(default)s)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="play the games on a Ray cluster: HEAD:PORT, or 'auto' (RAY_ADDRESS, "
+                        "else a cluster started on this machine); each pair of games is a "
+                        "task asking for the CPUs its engines use (Threads of both); "
+                        "--concurrency is then the cluster's")
     p.add_argument("--sprt", metavar="ELO0,ELO1,ALPHA,BETA",
                    help="stop as soon as the SPRT between logistic Elo bounds decides")
     p.add_argument("--sprt-model", choices=("pentanomial", "trinomial"), default="pentanomial",
