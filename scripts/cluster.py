@@ -12,9 +12,11 @@ Only the ``--cluster`` paths import this module: local runs need no Ray.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shlex
+import sys
 import tempfile
 from dataclasses import dataclass
 from typing import Any
@@ -34,11 +36,42 @@ def address_of(arg: str) -> str:
     return arg
 
 
+@contextlib.contextmanager
+def session(arg: str):
+    """Connected to the cluster at ``arg`` as a job driver for the ``with`` block.
+
+    Ray prints cluster events (a node that died, ...) on the driver's stdout, which
+    carries the match summary only: in the block, ``sys.stdout`` is stderr, and the
+    block ends with ``ray.shutdown()``, after which nothing of Ray prints.
+    JoinError if the cluster cannot be joined.
+    """
+    stdout = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        try:
+            connect(arg)
+        except Exception as e:         # Ray raises ConnectionError and others
+            raise JoinError(f"cannot join the Ray cluster at {address_of(arg)}: {e}") from e
+        yield
+    finally:
+        try:
+            ray.shutdown()
+        except Exception:              # the head may be gone already
+            pass
+        sys.stdout = stdout
+
+
+class JoinError(Exception):
+    """The cluster could not be joined."""
+
+
 def connect(arg: str) -> None:
     """Connect this process to the cluster at ``arg`` as a job driver."""
     # Nothing may try to leave the machine on our account.
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    ray.init(address=address_of(arg), logging_level="WARNING", log_to_driver=True,
+    # log_to_driver off: Ray would copy its workers' and raylets' logs to our stdout,
+    # which carries the match summary only; a task's failure comes back as an error.
+    ray.init(address=address_of(arg), logging_level="WARNING", log_to_driver=False,
              runtime_env={"working_dir": SCRIPTS_DIR,
                           "excludes": ["tests/", "__pycache__/", "*.pyc"]})
 
@@ -78,11 +111,21 @@ def local_copy(name: str, sha256: str, data: bytes, executable: bool = False) ->
     return path
 
 
+def on_path(program: str) -> bool:
+    """Whether ``program`` lives in a directory on PATH (``/usr/bin/python3``): a
+    system program that a worker is expected to have too."""
+    folder = os.path.dirname(os.path.realpath(program))
+    return any(os.path.realpath(d) == folder
+               for d in os.environ.get("PATH", "").split(os.pathsep) if d)
+
+
 def ship_command(argv: list[str]) -> tuple[list[str], list[Shipped]]:
-    """Ship the program of a command line if it is a file here (``target/release/kawari``,
-    ``/opt/fsf``); a bare name (``python3``) is left to the worker's PATH. Returns the
-    argv with the program replaced by ``{0}`` and the shipped files."""
-    if argv and os.path.isfile(argv[0]) and os.sep in argv[0]:
+    """Ship the program of a command line if it is a file here that is not a system
+    program (``target/release/kawari``, ``/opt/fsf/fairy-stockfish``); a bare name or
+    a program on PATH (``python3``) is left to the worker. Further arguments are
+    passed as they are (files they name must exist on the workers). Returns the argv
+    with the program replaced by ``{0}`` and the shipped files."""
+    if argv and os.sep in argv[0] and os.path.isfile(argv[0]) and not on_path(argv[0]):
         return ["{0}", *argv[1:]], [ship(argv[0])]
     return list(argv), []
 

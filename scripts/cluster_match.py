@@ -112,11 +112,19 @@ def run(m) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 1
     try:
-        cluster.connect(m.args.cluster)
-    except Exception as e:         # Ray raises ConnectionError and others
-        print(f"error: cannot join the Ray cluster at {cluster.address_of(m.args.cluster)}: "
-              f"{e}", file=sys.stderr)
+        with cluster.session(m.args.cluster):
+            status = _play(m)
+    except cluster.JoinError as e:
+        print(f"error: {e}", file=sys.stderr)
         return 1
+    if m.records:
+        m.records.close()
+    m.print_summary()
+    return status or (3 if m.failed else 0)
+
+
+def _play(m) -> int:
+    """Submit the pairs, count the answers as they come; 0, or 3/4 on failures."""
     per_pair = sum(threads_of(spec.options) for spec in m.specs)
     ini = cluster.ship(m.args.variant_path)
     blobs, engines = [], []
@@ -154,7 +162,7 @@ def run(m) -> int:
         m.failed = True
         status = 3
         print(f"error in a cluster task: {e}", file=sys.stderr, flush=True)
-    except Exception as e:         # the head went away, a node list call failed, ...
+    except Exception as e:         # the head went away, ...
         status = 4
         print(f"error: lost the Ray cluster ({type(e).__name__}: {e}); the games finished "
               f"so far are counted below" + (" and in the records" if m.records else ""),
@@ -164,11 +172,4 @@ def run(m) -> int:
             ray.cancel(ref)         # SPRT decided, interrupted or failed: stop the rest
         except Exception:
             pass
-    if m.records:
-        m.records.close()
-    m.print_summary()
-    try:
-        ray.shutdown()
-    except Exception:
-        pass
-    return status or (3 if m.failed else 0)
+    return status

@@ -296,13 +296,20 @@ class Driver:
             self.report_end()
             return 0
         import cluster                  # Ray: only now
-        import ray
         try:
-            cluster.connect(a.cluster)
-        except Exception as e:
-            print(f"error: cannot join the Ray cluster at {cluster.address_of(a.cluster)}: {e}",
-                  file=sys.stderr)
+            with cluster.session(a.cluster):
+                status = self.play(missing)
+        except cluster.JoinError as e:
+            print(f"error: {e}", file=sys.stderr)
             return 1
+        self.report_end()
+        return status
+
+    def play(self, missing: list[tuple[int, int]]) -> int:
+        """Send the shards, write the records as they come; the exit status."""
+        import cluster
+        import ray
+        a = self.a
         todo = sum(end - first for first, end in missing)
         slots = max(1, cluster.cpus_total() // a.threads)
         size = a.shard_games or max(1, min(50, math.ceil(todo / (4 * slots))))
@@ -351,11 +358,6 @@ class Driver:
                 ray.cancel(ref)
             except Exception:
                 pass
-        try:
-            ray.shutdown()
-        except Exception:
-            pass
-        self.report_end()
         return status
 
     def write(self, first: int, count: int, data: bytes) -> None:
