@@ -128,9 +128,10 @@ def _play(m) -> int:
     per_pair = sum(threads_of(spec.options) for spec in m.specs)
     ini = cluster.ship(m.args.variant_path)
     blobs, engines = [], []
-    for spec in m.specs:
+    for spec, name in zip(m.specs, m.names):
         argv, shipped = cluster.ship_command(spec.argv)
-        engines.append({"argv": argv, "name": spec.name, "options": spec.options,
+        # the names found here: a worker's engine is named before it starts
+        engines.append({"argv": argv, "name": name, "options": spec.options,
                         "shipped": [(s.name, s.sha256) for s in shipped]})
         blobs += [s.ref for s in shipped]
     setup = _setup(m, ini, engines)

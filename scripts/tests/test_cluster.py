@@ -22,9 +22,10 @@ from test_kawari import KAWARI, REASON as KAWARI_REASON, REQUIRED
 HARNESS = os.path.join(TESTS_DIR, "cluster_harness.py")
 DATAGEN = os.path.join(SCRIPTS_DIR, "datagen.py")
 # A match of two different engines (hand-made evaluation against the network), so
-# the two games of a pair differ; fixed nodes per move make it deterministic.
+# the two games of a pair differ; fixed nodes per move make it deterministic. No
+# --name: the records carry the engines' own names, as locally.
 MATCH_ARGS = ["--variant", "judkins", "--engine", KAWARI, "--engine", KAWARI,
-              "--name", "hand", "--name", "nnue", "--option", "1:UseNNUE=false",
+              "--option", "1:UseNNUE=false",
               "--nodes", "1500", "--seed", "11", "--max-plies", "200"]
 DATAGEN_ARGS = ["--variant", "judkins", "--nodes", "400", "--seed", "3"]
 
