@@ -7,6 +7,7 @@ namespace cannot be made or Ray is missing."""
 import json
 import os
 import queue
+import shutil
 import signal
 import subprocess
 import sys
@@ -35,6 +36,9 @@ def _cannot_cluster():
         import ray  # noqa: F401
     except ImportError:
         return "ray is not installed (pip install -r scripts/requirements.txt)"
+    missing = [t for t in ("unshare", "nsenter", "ip") if shutil.which(t) is None]
+    if missing:
+        return f"{', '.join(missing)} not found: no network namespace for the test cluster"
     try:
         subprocess.run(["unshare", "-n", "true"], check=True, capture_output=True, timeout=10)
         subprocess.run(["nsenter", "--version"], check=True, capture_output=True, timeout=10)
