@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import shlex
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -137,7 +136,3 @@ def fetch_command(argv: list[str], shipped: list[tuple[str, str]], blobs: list[b
         program = local_copy(name, sha, blobs[0], executable=True)
         return [program if a == "{0}" else a for a in argv]
     return list(argv)
-
-
-def describe(argv: list[str]) -> str:
-    return " ".join(shlex.quote(a) for a in argv)

@@ -47,7 +47,6 @@ import random
 import shlex
 import sys
 import threading
-import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -59,7 +58,7 @@ import elo_stats  # noqa: E402
 import progress  # noqa: E402
 import referee  # noqa: E402
 from referee import BLACK, WHITE, Outcome, Referee, opponent  # noqa: E402
-from usi_client import (Aborted, EngineError, EngineSpec, IoLog, Reply,  # noqa: E402,F401
+from usi_client import (Aborted, EngineError, EngineSpec, IoLog,  # noqa: E402
                         UsiEngine, score_text)
 
 DEFAULT_MAX_PLIES = 512
