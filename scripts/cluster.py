@@ -80,6 +80,21 @@ def cpus_total() -> int:
     return int(ray.cluster_resources().get("CPU", 0))
 
 
+def largest_node() -> int:
+    """CPUs of the largest node alive now."""
+    return max((int(n["Resources"].get("CPU", 0)) for n in ray.nodes() if n.get("Alive")),
+               default=0)
+
+
+def check_fits(cpus: int, what: str) -> None:
+    """JoinError unless some node can run a task asking for ``cpus`` CPUs: Ray would
+    keep such a task waiting for ever, with no more than a warning in its log."""
+    largest = largest_node()
+    if cpus > largest:
+        raise JoinError(f"{what} asks for {cpus} CPUs, but the largest node of the cluster "
+                        f"has {largest} (ray start --num-cpus N raises a node's count)")
+
+
 @dataclass
 class Shipped:
     """A file in the object store: its name, content hash and object reference."""

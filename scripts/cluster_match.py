@@ -126,6 +126,7 @@ def run(m) -> int:
 def _play(m) -> int:
     """Submit the pairs, count the answers as they come; 0, or 3/4 on failures."""
     per_pair = sum(threads_of(spec.options) for spec in m.specs)
+    cluster.check_fits(per_pair, "each pair of games (the engines' Threads added up)")
     ini = cluster.ship(m.args.variant_path)
     blobs, engines = [], []
     for spec, name in zip(m.specs, m.names):

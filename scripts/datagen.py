@@ -310,6 +310,7 @@ class Driver:
         import cluster
         import ray
         a = self.a
+        cluster.check_fits(a.threads, "each shard (--threads)")
         todo = sum(end - first for first, end in missing)
         slots = max(1, cluster.cpus_total() // a.threads)
         size = a.shard_games or max(1, min(50, math.ceil(todo / (4 * slots))))

@@ -232,6 +232,13 @@ def test_an_sprt_decision_ends_the_cluster_match(ray_cluster, run_match):
     assert time.monotonic() - t0 < 60
 
 
+def test_a_pair_no_node_can_hold_is_refused(ray_cluster):
+    rc, out, err = Driver(ray_cluster, [MATCH, *MATCH_ARGS, "--games", "2", "--option",
+                                        "Threads=2", "--cluster", ray_cluster.address]).finish()
+    assert rc == 1 and out == ""
+    assert "asks for 4 CPUs, but the largest node of the cluster has 2" in err
+
+
 # --------------------------------------------------------------------------- datagen
 
 def test_cluster_datagen_writes_the_local_records(ray_cluster, tmp_path):
