@@ -15,8 +15,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import socket
 import sys
 import tempfile
+import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +29,8 @@ SCRIPTS_DIR = os.path.dirname(os.path.abspath(__file__))
 # A task killed with its node is retried this often on other nodes; a finite
 # number, so a task that itself brings workers down cannot loop for ever.
 TASK_RETRIES = 5
+# A head whose port refuses connections this long is taken for gone.
+HEAD_LOST_AFTER_S = 10.0
 
 
 def address_of(arg: str) -> str:
@@ -37,27 +42,87 @@ def address_of(arg: str) -> str:
 
 @contextlib.contextmanager
 def session(arg: str):
-    """Connected to the cluster at ``arg`` as a job driver for the ``with`` block.
+    """Connected to the cluster at ``arg`` as a job driver for the ``with`` block,
+    with a ``HeadWatch`` running; yields the watch.
 
     Ray prints cluster events (a node that died, ...) on the driver's stdout, which
     carries the match summary only: in the block, ``sys.stdout`` is stderr, and the
-    block ends with ``ray.shutdown()``, after which nothing of Ray prints.
+    block ends with ``ray.shutdown()``, after which nothing of Ray prints (unless the
+    head is gone: then shutting down would only wait for it).
     JoinError if the cluster cannot be joined.
     """
     stdout = sys.stdout
     sys.stdout = sys.stderr
+    watch = None
     try:
         try:
             connect(arg)
         except Exception as e:         # Ray raises ConnectionError and others
             raise JoinError(f"cannot join the Ray cluster at {address_of(arg)}: {e}") from e
-        yield
+        watch = HeadWatch(ray.get_runtime_context().gcs_address)
+        yield watch
     finally:
-        try:
-            ray.shutdown()
-        except Exception:              # the head may be gone already
-            pass
+        if watch is None or not watch.lost.is_set():
+            try:
+                ray.shutdown()
+            except Exception:
+                pass
         sys.stdout = stdout
+
+
+class HeadLost(Exception):
+    """The head node stopped answering."""
+
+
+class HeadWatch:
+    """Checks every second that the head's GCS port takes connections. Ray itself
+    notices a lost head only after its 60 s reconnect timeout and then ends the
+    driver's process at once, with no summary; this lets the driver stop first."""
+
+    def __init__(self, gcs_address: str, lost_after_s: float = HEAD_LOST_AFTER_S):
+        host, _, port = gcs_address.rpartition(":")
+        self.where = (host, int(port))
+        self.lost_after_s = lost_after_s
+        self.lost = threading.Event()
+        self.cpus = cpus_total()
+        threading.Thread(target=self._watch, daemon=True).start()
+        threading.Thread(target=self._count_cpus, daemon=True).start()
+
+    def _count_cpus(self) -> None:
+        """Keep ``cpus`` current here: asking the head blocks while it is gone, and the
+        driver's loop must not."""
+        while not self.lost.is_set():
+            time.sleep(2.0)
+            try:
+                self.cpus = cpus_total()
+            except Exception:
+                pass
+
+    def _watch(self) -> None:
+        down_since = None
+        while True:
+            try:
+                socket.create_connection(self.where, timeout=2).close()
+                down_since = None
+            except OSError:
+                down_since = down_since or time.monotonic()
+                if time.monotonic() - down_since >= self.lost_after_s:
+                    self.lost.set()
+                    return
+            time.sleep(1.0)
+
+    def check(self) -> None:
+        if self.lost.is_set():
+            raise HeadLost(f"the head at {self.where[0]}:{self.where[1]} has not answered "
+                           f"for {self.lost_after_s:g} s")
+
+
+def exit_now(status: int) -> None:
+    """End the process without Python's shutdown, where Ray's exit hook would wait for
+    a head that is gone (up to its 60 s timeout, then end us with its own status)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
 
 
 class JoinError(Exception):

@@ -112,18 +112,20 @@ def run(m) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 1
     try:
-        with cluster.session(m.args.cluster):
-            status = _play(m)
+        with cluster.session(m.args.cluster) as watch:
+            status = _play(m, watch)
     except cluster.JoinError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     if m.records:
         m.records.close()
     m.print_summary()
+    if status == 4:
+        cluster.exit_now(4)
     return status or (3 if m.failed else 0)
 
 
-def _play(m) -> int:
+def _play(m, watch) -> int:
     """Submit the pairs, count the answers as they come; 0, or 3/4 on failures."""
     per_pair = sum(threads_of(spec.options) for spec in m.specs)
     cluster.check_fits(per_pair, "each pair of games (the engines' Threads added up)")
@@ -143,13 +145,14 @@ def _play(m) -> int:
     status = 0
     try:
         while (pending or inflight) and not m.stop.is_set():
-            window = max(1, QUEUE_FACTOR * cluster.cpus_total() // per_pair)
+            window = max(1, QUEUE_FACTOR * watch.cpus // per_pair)
             while pending and len(inflight) < window:
                 pair = pending.popleft()
                 ref = play_pair.options(num_cpus=per_pair).remote(
                     setup, [_job(j) for j in pair], ini.ref, *blobs)
                 inflight[ref] = pair
             ready, _ = ray.wait(list(inflight), num_returns=1, timeout=1.0)
+            watch.check()
             for ref in ready:
                 inflight.pop(ref)
                 answer = ray.get(ref)
@@ -169,9 +172,10 @@ def _play(m) -> int:
         print(f"error: lost the Ray cluster ({type(e).__name__}: {e}); the games finished "
               f"so far are counted below" + (" and in the records" if m.records else ""),
               file=sys.stderr, flush=True)
-    for ref in inflight:
-        try:
-            ray.cancel(ref)         # SPRT decided, interrupted or failed: stop the rest
-        except Exception:
-            pass
+    if status != 4:
+        for ref in inflight:
+            try:
+                ray.cancel(ref)     # SPRT decided, interrupted or failed: stop the rest
+            except Exception:
+                pass
     return status

@@ -297,15 +297,17 @@ class Driver:
             return 0
         import cluster                  # Ray: only now
         try:
-            with cluster.session(a.cluster):
-                status = self.play(missing)
+            with cluster.session(a.cluster) as watch:
+                status = self.play(missing, watch)
         except cluster.JoinError as e:
             print(f"error: {e}", file=sys.stderr)
             return 1
         self.report_end()
+        if status == 4:
+            cluster.exit_now(4)
         return status
 
-    def play(self, missing: list[tuple[int, int]]) -> int:
+    def play(self, missing: list[tuple[int, int]], watch) -> int:
         """Send the shards, write the records as they come; the exit status."""
         import cluster
         import ray
@@ -331,7 +333,7 @@ class Driver:
         status = 0
         try:
             while work or inflight:
-                window = max(1, QUEUE_FACTOR * cluster.cpus_total() // a.threads)
+                window = max(1, QUEUE_FACTOR * watch.cpus // a.threads)
                 while work and len(inflight) < window:
                     first, count = work.popleft()
                     ref = task.options(num_cpus=a.threads).remote(
@@ -340,6 +342,7 @@ class Driver:
                         net.ref if net else None)
                     inflight[ref] = (first, count)
                 ready, _ = ray.wait(list(inflight), num_returns=1, timeout=1.0)
+                watch.check()
                 for ref in ready:
                     first, count = inflight.pop(ref)
                     self.write(first, count, ray.get(ref))
@@ -354,11 +357,12 @@ class Driver:
             print(f"error: lost the Ray cluster ({type(e).__name__}: {e}); the shards "
                   f"finished are in {a.out} (run again to go on)", file=sys.stderr)
             status = 4
-        for ref in inflight:
-            try:
-                ray.cancel(ref)
-            except Exception:
-                pass
+        if status != 4:
+            for ref in inflight:
+                try:
+                    ray.cancel(ref)
+                except Exception:
+                    pass
         return status
 
     def write(self, first: int, count: int, data: bytes) -> None:

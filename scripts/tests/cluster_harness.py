@@ -8,6 +8,7 @@ prints ``HARNESS {"address": ...}`` on stdout (Ray prints there too) and then ob
 
   kill    wait until the worker node is running a task, kill it (no grace), add a
           fresh worker node in its place; answer ``HARNESS {"killed_busy": true}``
+  kill-head  kill the head node (no grace); answer ``HARNESS {"head_killed": true}``
   quit    (or end of input) stop the cluster and exit
 
 Tests run their drivers inside the same namespace with ``nsenter --net``.
@@ -55,6 +56,10 @@ def main() -> int:
                 worker = cluster.add_node(**{k: v for k, v in NODE.items()
                                              if k != "include_dashboard"})
                 answer({"killed_busy": busy})
+            elif cmd == "kill-head":
+                ray.shutdown()          # this driver first: Ray would end it with the head
+                cluster.remove_node(cluster.head_node, allow_graceful=False)
+                answer({"head_killed": True})
             elif cmd == "quit":
                 break
     finally:

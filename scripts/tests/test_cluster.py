@@ -75,7 +75,10 @@ class Harness:
                 return json.loads(line[len("HARNESS "):])
 
     def kill_worker(self) -> dict:
-        self.proc.stdin.write("kill\n")
+        return self.command("kill")
+
+    def command(self, cmd: str) -> dict:
+        self.proc.stdin.write(cmd + "\n")
         self.proc.stdin.flush()
         return self.answer(120)
 
@@ -232,6 +235,30 @@ def test_an_sprt_decision_ends_the_cluster_match(ray_cluster):
     assert "Score of R vs X: 12 - 0 - 0  [1.000] 12" in out
     assert "LLR" in err
     assert time.monotonic() - t0 < 60
+
+
+def test_a_lost_head_ends_the_match_with_what_finished(ray_cluster, tmp_path):
+    # a cluster of its own: this one's head goes (the module's cluster is only there
+    # to skip or fail this test as the others)
+    doomed = Harness(str(tmp_path / "harness.log"))
+    try:
+        records = tmp_path / "lost.jsonl"
+        driver = Driver(doomed, [MATCH, *MATCH_ARGS, "--games", "40", "--records",
+                                 str(records), "--cluster", doomed.address])
+        driver.wait_for_line("[2/40]")
+        assert doomed.command("kill-head") == {"head_killed": True}
+        t0 = time.monotonic()
+        rc, out, err = driver.finish(timeout=120)
+        took = time.monotonic() - t0
+    finally:
+        doomed.stop()
+    assert rc == 4, err
+    assert "error: lost the Ray cluster" in err and "has not answered for 10 s" in err
+    assert took < 40                                 # not Ray's own 60 s
+    finished = int(out.split("Finished ")[1].split()[0])
+    got = read_records(records)
+    assert 2 <= finished == len(got) < 40, out
+    assert len({r["game"] for r in got}) == len(got)
 
 
 def test_a_pair_no_node_can_hold_is_refused(ray_cluster):
