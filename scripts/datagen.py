@@ -238,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-file", help="play with this network (shipped to the workers)")
     p.add_argument("--hand-made", choices=("true", "false"), default="false")
     p.add_argument("--shard-games", type=int, default=0,
-                   help="games per shard (default: about four shards per CPU slot, at "
+                   help="games per shard (default: about four shards for each the cluster runs at once, at "
                         "most 50 games)")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     return p
