@@ -24,53 +24,31 @@ import argparse
 import os
 import random
 import shlex
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import referee  # noqa: E402
+from usi_client import UsiEngine  # noqa: E402
 
 
-class Usi:
-    """A minimal USI session with one engine."""
-
-    def __init__(self, cmd: list[str], variant: str):
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1)
-        self.send(f"usi\nsetoption name USI_Variant value {variant}\nisready")
-        self.until("readyok")
-
-    def send(self, text: str) -> None:
-        assert self.p.stdin
-        self.p.stdin.write(text + "\n")
-        self.p.stdin.flush()
-
-    def until(self, word: str) -> str:
-        assert self.p.stdout
-        for line in self.p.stdout:
-            if line.split()[:1] == [word]:
-                return line
-        raise RuntimeError("engine exited")
-
-    def best(self, sfen: str, nodes: int) -> str:
-        self.send(f"position sfen {sfen}\ngo nodes {nodes}")
-        return self.until("bestmove").split()[1]
-
-    def close(self) -> None:
-        self.send("quit")
-        self.p.wait(timeout=10)
+def open_engine(cmd: list[str], variant: str, timeout: float) -> UsiEngine:
+    """A started Kawari playing ``variant``."""
+    usi = UsiEngine(cmd, timeout=timeout).start()
+    usi.select_variant(variant)
+    usi.isready()
+    return usi
 
 
-def play(usi: Usi, variant: str, rng: random.Random, nodes: int, random_plies: int,
-         max_plies: int) -> tuple[referee.Referee, str | None]:
+def play(usi: UsiEngine, variant: str, rng: random.Random, nodes: int, random_plies: int,
+         max_plies: int, timeout: float) -> tuple[referee.Referee, str | None]:
     """One self-play game; the winner's side, or None."""
     game = referee.Referee(variant)
     while game.ply < max_plies and game.outcome() is None:
         if game.ply < random_plies:
             move = rng.choice(game.legal_moves())
         else:
-            move = usi.best(game.sfen, nodes)
+            move = usi.search(game.sfen, [], f"go nodes {nodes}", timeout).move
             if move in ("resign", "win"):
                 break
         game.push(move)
@@ -88,15 +66,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-plies", type=int, default=400)
     ap.add_argument("--plies", type=int, default=7, help="look back this far from the end")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=60.0,
+                    help="seconds the engine may take for one move or to start (60)")
     ap.add_argument("--heian-ini", default=os.path.join(os.path.dirname(__file__), "heian.ini"))
     args = ap.parse_args(argv)
     referee.init_pyffish(args.heian_ini)
     rng = random.Random(args.seed)
-    usi = Usi(shlex.split(args.engine), args.variant)
+    usi = open_engine(shlex.split(args.engine), args.variant, args.timeout)
     try:
         for g in range(args.games):
             game, winner = play(usi, args.variant, rng, args.nodes, args.random_plies,
-                                args.max_plies)
+                                args.max_plies, args.timeout)
             print(f"game {g + 1}: {game.ply} plies, winner {winner}", file=sys.stderr)
             if winner is None:
                 continue
@@ -107,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"{args.variant}\t{replay.sfen}\t{left}", flush=True)
                 replay.push(m)
     finally:
-        usi.close()
+        usi.quit()
     return 0
 
 

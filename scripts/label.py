@@ -17,71 +17,33 @@ for engines that load them from a file (Fairy-Stockfish).
 
 import argparse
 import json
-import subprocess
+import os
+import shlex
 import sys
 import threading
 from typing import Iterator, Optional
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-class UsiEngine:
-    """A USI engine process driven line by line (no time limits: fixed searches)."""
+from usi_client import EngineError, UsiEngine  # noqa: E402
 
-    def __init__(self, argv: list[str], variant: str, variant_path: Optional[str]):
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send("usi")
-        options = []
-        for line in self._lines("usiok"):
-            tokens = line.split()
-            if tokens[:2] == ["option", "name"] and "type" in tokens:
-                options.append(" ".join(tokens[2:tokens.index("type")]))
-        if variant_path and "VariantPath" in options:
-            self.send(f"setoption name VariantPath value {variant_path}")
-        name = "UCI_Variant" if "UCI_Variant" in options else "USI_Variant"
-        self.send(f"setoption name {name} value {variant}")
-        self.send("isready")
-        for _ in self._lines("readyok"):
-            pass
 
-    def send(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
+def open_engine(cmd: str, variant: str, variant_path: Optional[str],
+                timeout: float) -> UsiEngine:
+    """A started engine playing ``variant``."""
+    engine = UsiEngine(shlex.split(cmd), timeout=timeout).start()
+    if not engine.select_variant(variant, variant_path):
+        engine.set_option("USI_Variant", variant)      # unlisted: try it anyway
+    engine.isready()
+    return engine
 
-    def _lines(self, until: str) -> Iterator[str]:
-        assert self.proc.stdout is not None
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError(f"engine exited while waiting for {until}")
-            if line.split()[:1] == [until]:
-                return
-            yield line
 
-    def search(self, sfen: str, moves: list[str], go: str) -> tuple[Optional[int], str]:
-        """The last reported score (None if a mate) and the best move."""
-        self.send(f"position sfen {sfen}" + (" moves " + " ".join(moves) if moves else ""))
-        self.send(go)
-        score: Optional[int] = None
-        assert self.proc.stdout is not None
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited during a search")
-            tokens = line.split()
-            if tokens[:1] == ["bestmove"]:
-                return score, tokens[1] if len(tokens) > 1 else "resign"
-            if "score" in tokens:
-                i = tokens.index("score")
-                kind, value = tokens[i + 1], tokens[i + 2]
-                score = int(value) if kind == "cp" else None
-
-    def close(self) -> None:
-        try:
-            self.send("quit")
-            self.proc.wait(timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
+def label_one(engine: UsiEngine, sfen: str, moves: list[str], go: str,
+              timeout: float) -> tuple[Optional[int], str]:
+    """The last reported score in centipawns (None if a mate or none) and the best move."""
+    reply = engine.search(sfen, moves, go, timeout)
+    score = reply.score
+    return (score[1] if score and score[0] == "cp" else None), reply.move
 
 
 def positions(records: list[dict], skip: int, every: int) -> Iterator[tuple[dict, int]]:
@@ -105,6 +67,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--variant", action="append",
                     help="only records of this variant (repeatable)")
     ap.add_argument("--concurrency", type=int, default=1, help="engines in parallel (1)")
+    ap.add_argument("--timeout", type=float, default=300.0,
+                    help="seconds an engine may take for one search or to start (300)")
     args = ap.parse_args(argv)
     if (args.depth is None) == (args.nodes is None):
         ap.error("give exactly one of --depth and --nodes")
@@ -123,6 +87,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     cursor = [0]
     done = [0]
 
+    failed: list[str] = []
+
     def worker() -> None:
         engines: dict[str, UsiEngine] = {}
         try:
@@ -134,9 +100,9 @@ def main(argv: Optional[list[str]] = None) -> int:
                     cursor[0] += 1
                 v = r["variant"]
                 if v not in engines:
-                    engines[v] = UsiEngine(args.engine.split(), v, args.variant_path)
+                    engines[v] = open_engine(args.engine, v, args.variant_path, args.timeout)
                 moves = r["moves"][:n]
-                score, best = engines[v].search(r["start_sfen"], moves, go)
+                score, best = label_one(engines[v], r["start_sfen"], moves, go, args.timeout)
                 with lock:
                     done[0] += 1
                     if done[0] % 500 == 0:
@@ -146,15 +112,22 @@ def main(argv: Optional[list[str]] = None) -> int:
                     print(json.dumps({"variant": v, "start_sfen": r["start_sfen"],
                                       "moves": moves, "score": score, "bestmove": best}),
                           flush=True)
+        except EngineError as e:
+            with lock:
+                failed.append(str(e))
+                cursor[0] = len(jobs)           # the other threads stop too
         finally:
             for e in engines.values():
-                e.close()
+                e.quit()
 
     threads = [threading.Thread(target=worker) for _ in range(max(1, args.concurrency))]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    if failed:
+        print(f"label: error: {failed[0]}", file=sys.stderr)
+        return 1
     return 0
 
 

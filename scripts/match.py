@@ -27,8 +27,13 @@ definition, for Heian variants) is set only if the engine lists that option, and
 variant is selected through ``USI_Variant`` (or else ``UCI_Variant``) only if the engine
 lists it.  Positions are always sent as ``position sfen <start> moves ...``.
 
-Exit status: 0 after a match, 1 if an engine cannot be started, 2 on bad arguments,
-3 if the runner itself failed during the match (a bug; the summary is still printed).
+With ``--cluster ADDRESS`` the pairs of games run as tasks on a Ray cluster
+(cluster_match.py); the output is that of a local run.
+
+Exit status: 0 after a match, 1 if an engine cannot be started (or the cluster not
+joined), 2 on bad arguments, 3 if the runner itself failed during the match (a bug;
+the summary is still printed), 4 if the Ray cluster went away during the match (the
+summary of the games finished is printed).
 """
 
 from __future__ import annotations
@@ -38,14 +43,10 @@ import datetime as _dt
 import json
 import math
 import os
-import queue
 import random
 import shlex
-import signal
-import subprocess
 import sys
 import threading
-import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -54,15 +55,17 @@ if SCRIPTS_DIR not in sys.path:
     sys.path.insert(0, SCRIPTS_DIR)
 
 import elo_stats  # noqa: E402
+import progress  # noqa: E402
 import referee  # noqa: E402
 from referee import BLACK, WHITE, Outcome, Referee, opponent  # noqa: E402
+from usi_client import (Aborted, EngineError, EngineSpec, IoLog,  # noqa: E402
+                        UsiEngine, score_text)
 
 DEFAULT_MAX_PLIES = 512
 DEFAULT_MARGIN_MS = 200
 DEFAULT_HANG_TIMEOUT_S = 60.0
 DEFAULT_STARTUP_TIMEOUT_S = 20.0
 DEFAULT_RANDOM_PLIES = 4
-STOP_GRACE_S = 1.0
 
 # Reasons that are charged to the loser in the summary's fault counts.
 FAULTS = {"illegal move": "illegal", "false declaration": "illegal",
@@ -155,268 +158,25 @@ class TimeControl:
 
 # --------------------------------------------------------------------------- engine I/O
 
-class EngineError(Exception):
-    """The engine died (``kind='crash'``) or did not answer in time (``'stalled'``)."""
-
-    def __init__(self, kind: str, message: str):
-        super().__init__(message)
-        self.kind = kind
-
-
-class Aborted(Exception):
-    """The match was stopped while a game was running."""
-
-
-class IoLog:
-    """Optional log of all engine traffic (``--debug FILE``), shared by all engines."""
-
-    def __init__(self, path: Optional[str]):
-        self._f = open(path, "a", encoding="utf-8") if path else None
-        self._lock = threading.Lock()
-        self._t0 = time.monotonic()
-
-    def write(self, who: str, arrow: str, line: str) -> None:
-        if self._f is None:
-            return
-        with self._lock:
-            self._f.write(f"{time.monotonic() - self._t0:10.3f} {who} {arrow} {line}\n")
-            self._f.flush()
-
-    @property
-    def enabled(self) -> bool:
-        return self._f is not None
-
-
-@dataclass
-class EngineSpec:
-    """How to start and configure one engine."""
-
-    argv: list[str]
-    name: Optional[str] = None
-    options: list[tuple[str, Optional[str]]] = field(default_factory=list)
-
-
-@dataclass
-class Reply:
-    """An engine's answer to ``go``: ``move`` is a USI move, ``resign`` or ``win``."""
-
-    move: str
-    elapsed_ms: float
-    info: str = ""
-
-
-class Engine:
-    """A USI engine process with a reader thread feeding a queue of stdout lines."""
+class Engine(UsiEngine):
+    """A USI engine as the match runner configures it: variant, then ``--option``s."""
 
     def __init__(self, spec: EngineSpec, label: str, log: IoLog,
                  startup_timeout: float = DEFAULT_STARTUP_TIMEOUT_S):
-        self.spec = spec
-        self.label = label
-        self.log = log
-        self.startup_timeout = startup_timeout
-        self.proc: Optional[subprocess.Popen] = None
-        self.lines: "queue.Queue[tuple[float, Optional[str]]]" = queue.Queue()
-        self.id_name: Optional[str] = None
-        self.options: list[str] = []
-        self.healthy = False
-
-    # -- process ---------------------------------------------------------------
-    def start(self) -> None:
-        """Start the process and do the ``usi``/``usiok`` handshake."""
-        self.kill()
-        try:
-            self.proc = subprocess.Popen(
-                self.spec.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE if self.log.enabled else subprocess.DEVNULL,
-                text=True, encoding="utf-8", errors="replace", bufsize=1,
-                start_new_session=True)
-        except OSError as e:
-            raise EngineError("crash", f"cannot start {self.spec.argv!r}: {e}") from e
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, args=(self.proc.stdout, self.lines),
-                         daemon=True).start()
-        if self.log.enabled:
-            threading.Thread(target=self._read_stderr, args=(self.proc.stderr,),
-                             daemon=True).start()
-        self.healthy = True
-        self.send("usi")
-        self.options = []
-        deadline = time.monotonic() + self.startup_timeout
-        while True:
-            line = self.readline(deadline, "usiok")
-            tokens = line.split()
-            if not tokens:
-                continue
-            if tokens[0] == "usiok":
-                break
-            if tokens[:2] == ["id", "name"]:
-                self.id_name = line.split(None, 2)[2].strip() if len(tokens) > 2 else None
-            elif tokens[:2] == ["option", "name"] and "type" in tokens:
-                self.options.append(" ".join(tokens[2:tokens.index("type")]))
-
-    def _read(self, stream, q) -> None:
-        try:
-            for line in stream:
-                line = line.rstrip("\r\n")
-                self.log.write(self.label, ">", line)
-                q.put((time.monotonic(), line))
-        except (OSError, ValueError):
-            pass
-        q.put((time.monotonic(), None))
-
-    def _read_stderr(self, stream) -> None:
-        try:
-            for line in stream:
-                self.log.write(self.label, "!", line.rstrip("\r\n"))
-        except (OSError, ValueError):
-            pass
-
-    def send(self, line: str) -> None:
-        self.log.write(self.label, "<", line)
-        try:
-            assert self.proc is not None and self.proc.stdin is not None
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-        except (OSError, ValueError, AssertionError) as e:
-            self.healthy = False
-            raise EngineError("crash", f"{self.name} cannot be written to ({e})") from e
-
-    def readline(self, deadline: float, waiting_for: str,
-                 abort: Optional[Callable[[], bool]] = None) -> str:
-        """Next line from the engine; EngineError on EOF or when ``deadline`` passes."""
-        line, _ = self.readline_timed(deadline, waiting_for, abort)
-        return line
-
-    def readline_timed(self, deadline: float, waiting_for: str,
-                       abort: Optional[Callable[[], bool]] = None) -> tuple[str, float]:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise EngineError("stalled", f"{self.name} did not send {waiting_for} in time")
-            try:
-                stamp, line = self.lines.get(timeout=min(left, 0.1))
-            except queue.Empty:
-                if abort is not None and abort():
-                    raise Aborted() from None
-                continue
-            if line is None:
-                self.healthy = False
-                code = self._exit_code()
-                raise EngineError("crash", f"{self.name} exited"
-                                  + (f" with code {code}" if code is not None else ""))
-            return line, stamp
-
-    def _exit_code(self) -> Optional[int]:
-        if self.proc is None:
-            return None
-        try:
-            return self.proc.wait(timeout=0.5)
-        except subprocess.TimeoutExpired:
-            return None
-
-    def wait_for(self, token: str, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while True:
-            tokens = self.readline(deadline, token).split()
-            if tokens and tokens[0] == token:
-                return
-
-    def kill(self) -> None:
-        """Kill the engine's process group (started by us with its own session)."""
-        proc, self.proc = self.proc, None
-        self.healthy = False
-        if proc is None:
-            return
-        if proc.poll() is None:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            try:
-                if stream:
-                    stream.close()
-            except OSError:
-                pass
-
-    def quit(self) -> None:
-        if self.proc is not None and self.healthy:
-            try:
-                self.send("quit")
-                self.proc.wait(timeout=1.0)
-            except (EngineError, subprocess.TimeoutExpired):
-                pass
-        self.kill()
-
-    # -- USI -------------------------------------------------------------------
-    @property
-    def name(self) -> str:
-        return self.spec.name or self.id_name or os.path.basename(self.spec.argv[0])
+        super().__init__(spec, label, log, startup_timeout)
 
     def configure(self, variant: referee.Variant, variant_path: str,
                   warn: Callable[[str], None]) -> None:
         """Send VariantPath/USI_Variant where the engine lists them, then the options."""
-        if variant.needs_ini and "VariantPath" in self.options:
-            self.send(f"setoption name VariantPath value {variant_path}")
-        for opt in ("USI_Variant", "UCI_Variant"):
-            if opt in self.options:
-                self.send(f"setoption name {opt} value {variant.name}")
-                break
-        else:
+        if not self.select_variant(variant.name, variant_path if variant.needs_ini else None):
             if variant.name != "shogi":
                 warn(f"{self.name} lists no USI_Variant/UCI_Variant option; "
                      f"assuming it plays {variant.name}")
         for name, value in self.spec.options:
             if name not in self.options:
                 warn(f"{self.name} does not list the option {name}; sending it anyway")
-            self.send(f"setoption name {name}" + (f" value {value}" if value is not None else ""))
-        self.send("isready")
-        self.wait_for("readyok", self.startup_timeout)
-
-    def new_game(self) -> None:
-        """``isready``/``readyok`` (dropping anything stale), then ``usinewgame``."""
-        self.send("isready")
-        self.wait_for("readyok", self.startup_timeout)
-        self.send("usinewgame")
-
-    def go(self, position: str, go: str, timeout_s: float,
-           abort: Optional[Callable[[], bool]] = None) -> Reply:
-        """Send the position and ``go``; wait for ``bestmove`` at most ``timeout_s``."""
-        self.send(position)
-        self.send(go)
-        t0 = time.monotonic()
-        deadline = t0 + timeout_s
-        info = ""
-        while True:
-            line, stamp = self.readline_timed(deadline, "bestmove", abort)
-            tokens = line.split()
-            if not tokens:
-                continue
-            if tokens[0] == "info" and "score" in tokens:
-                info = line
-            elif tokens[0] == "bestmove":
-                move = tokens[1] if len(tokens) > 1 else ""
-                return Reply(move, (stamp - t0) * 1000.0, info)
-
-    def stop_and_drain(self, grace: float = STOP_GRACE_S) -> None:
-        """After a forfeit: ``stop`` and wait for the late ``bestmove``; kill the engine
-        if it does not come (it is restarted before its next game)."""
-        try:
-            self.send("stop")
-            self.wait_for("bestmove", grace)
-        except EngineError:
-            self.kill()
-
-    def game_over(self, result: str) -> None:
-        if self.healthy:
-            try:
-                self.send(f"gameover {result}")
-            except EngineError:
-                pass
+            self.set_option(name, value)
+        self.isready()
 
 
 # --------------------------------------------------------------------------- openings
@@ -513,6 +273,20 @@ class GameRecord:
     fens: list[str]
     started: str
 
+    def to_wire(self) -> dict:
+        """Plain data for a cluster task's answer (the job is known to the driver)."""
+        o = self.outcome
+        return {"index": self.job.index, "winner": o.winner, "reason": o.reason,
+                "detail": o.detail, "moves": self.moves, "end_sfen": self.end_sfen,
+                "names": self.names, "times_ms": self.times_ms, "infos": self.infos,
+                "fens": self.fens, "started": self.started}
+
+    @classmethod
+    def from_wire(cls, job: "GameJob", d: dict) -> "GameRecord":
+        return cls(job, Outcome(d["winner"], d["reason"], d["detail"]), d["moves"],
+                   d["end_sfen"], d["names"], d["times_ms"], d["infos"], d["fens"],
+                   d["started"])
+
     def score_first(self) -> float:
         """Score of engine 1 in this game."""
         first_side = BLACK if self.job.first_black else WHITE
@@ -539,18 +313,9 @@ class GameRecord:
             "end_sfen": self.end_sfen,
             "time_control": tc,
             "times_ms": self.times_ms,
-            "scores": [_score_of(i) for i in self.infos],
+            "scores": [score_text(i) for i in self.infos],
             "started": self.started,
         }
-
-
-def _score_of(info: str) -> Optional[str]:
-    """``cp 34`` / ``mate -3`` from the last ``info ... score ...`` line of a move."""
-    tokens = info.split()
-    if "score" not in tokens:
-        return None
-    i = tokens.index("score")
-    return " ".join(tokens[i + 1:i + 3]) or None
 
 
 class GamePlayer:
@@ -594,7 +359,9 @@ class GamePlayer:
                 eng.new_game()
             except EngineError as e:
                 eng.kill()
-                return record(Outcome(opponent(side), e.kind, str(e)))
+                # an engine answering garbage is scored as broken, like a crash
+                kind = "stalled" if e.kind == "stalled" else "crash"
+                return record(Outcome(opponent(side), kind, str(e)))
 
         clocks = self.tc.initial_clocks()
         while True:
@@ -733,7 +500,12 @@ class Tally:
 
 
 class Match:
-    """Runs the games of a match on ``concurrency`` worker threads."""
+    """Runs the games of a match on ``concurrency`` worker threads (or, with
+    ``--cluster``, as tasks of a Ray cluster: cluster_match.py)."""
+
+    # for cluster_match, which must use the classes of the running match.py
+    engine_class = Engine
+    record_class = GameRecord
 
     def __init__(self, args: argparse.Namespace, specs: list[EngineSpec],
                  variant: referee.Variant, tc: TimeControl, openings: list[Opening],
@@ -760,6 +532,7 @@ class Match:
                                  args.hang_timeout, self.stop, args.crosscheck)
         self.jobs = [GameJob(i, (i // 2) % len(openings), openings[(i // 2) % len(openings)],
                              first_black=(i % 2 == 0)) for i in range(args.games)]
+        self.progress = progress.Progress(len(self.jobs))
 
     # -- helpers ---------------------------------------------------------------
     def warn(self, message: str) -> None:
@@ -779,6 +552,9 @@ class Match:
 
     # -- running ---------------------------------------------------------------
     def run(self) -> int:
+        if self.args.cluster:
+            import cluster_match            # imports Ray: only with --cluster
+            return cluster_match.run(self)
         workers = max(1, min(self.args.concurrency, len(self.jobs)))
         pairs = [self.make_engines(w + 1) for w in range(workers)]
         try:
@@ -836,6 +612,9 @@ class Match:
         with self.lock:
             if self.sprt_result is not None:
                 return                      # decided meanwhile; do not count
+            if rec.job.index in self.scores:
+                return                      # a game reported twice counts once
+            self.progress.add()
             t = self.tally
             s = rec.score_first()
             colour = "black" if rec.job.first_black else "white"
@@ -887,12 +666,13 @@ class Match:
             self.stop.set()
 
     # -- output ----------------------------------------------------------------
-    def print_header(self) -> None:
+    def print_header(self, where: str = "") -> None:
         if self.args.quiet:
             return
+        where = where or f"concurrency {self.args.concurrency}"
         print(f"Match {self.names[0]} vs {self.names[1]}: {self.variant.name}, "
               f"{len(self.jobs)} games, {self.tc.describe()}, "
-              f"{len(self.openings)} openings, concurrency {self.args.concurrency}",
+              f"{len(self.openings)} openings, {where}",
               file=sys.stderr, flush=True)
 
     def print_progress(self, rec: GameRecord) -> None:
@@ -905,7 +685,7 @@ class Match:
                 f"Elo {elo_stats.format_elo(elo, margin)}")
         if self.sprt is not None:
             line += f" LLR {self.llr:.2f} [{self.sprt.lower:.2f}, {self.sprt.upper:.2f}]"
-        print(line, file=sys.stderr, flush=True)
+        print(f"{line} | {self.progress.rate_eta()}", file=sys.stderr, flush=True)
 
     def print_summary(self) -> None:
         t = self.tally
@@ -1030,6 +810,11 @@ examples:
                         "and the variant has points) or a draw (default: %(default)s)")
     p.add_argument("--concurrency", type=int, default=1, metavar="N",
                    help="games played at the same time (default: %(default)s)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="play the games on a Ray cluster: HEAD:PORT, or 'auto' (RAY_ADDRESS, "
+                        "else a cluster started on this machine); each pair of games is a "
+                        "task asking for the CPUs its engines use (Threads of both); "
+                        "--concurrency is then the cluster's")
     p.add_argument("--sprt", metavar="ELO0,ELO1,ALPHA,BETA",
                    help="stop as soon as the SPRT between logistic Elo bounds decides")
     p.add_argument("--sprt-model", choices=("pentanomial", "trinomial"), default="pentanomial",

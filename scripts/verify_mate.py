@@ -18,13 +18,13 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import referee  # noqa: E402
+from usi_client import EngineError, UsiEngine  # noqa: E402
 
 
 def verify_line(v: referee.Variant, sfen: str, line: list[str]) -> str | None:
@@ -44,28 +44,18 @@ def verify_line(v: referee.Variant, sfen: str, line: list[str]) -> str | None:
     return None
 
 
-def ask_engine(cmd: list[str], variant: str, sfen: str, ms: int, hash_mb: int) -> tuple[list[str], float]:
-    """The words after `checkmate` in the engine's answer, and the seconds it took."""
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-    assert p.stdin and p.stdout
-    p.stdin.write(f"usi\nsetoption name USI_Hash value {hash_mb}\n"
-                  f"setoption name USI_Variant value {variant}\nisready\n")
-    p.stdin.flush()
-    while p.stdout.readline().strip() != "readyok":
-        pass
-    start = time.monotonic()
-    p.stdin.write(f"position sfen {sfen}\ngo mate {ms}\n")
-    p.stdin.flush()
-    answer: list[str] = []
-    for line in p.stdout:
-        if line.startswith("checkmate"):
-            answer = line.split()[1:]
-            break
-    took = time.monotonic() - start
-    p.stdin.write("quit\n")
-    p.stdin.flush()
-    p.wait(timeout=10)
-    return answer, took
+def ask_engine(cmd: list[str], variant: str, sfen: str, ms: int, hash_mb: int,
+               grace: float = 30.0) -> tuple[list[str], float]:
+    """The words after `checkmate` in the engine's answer, and the seconds it took.
+    EngineError if the engine dies, hangs (no answer within ``ms`` + ``grace``) or
+    answers garbage."""
+    with UsiEngine(cmd, timeout=grace) as usi:
+        usi.set_option("USI_Hash", str(hash_mb))
+        usi.select_variant(variant)
+        usi.isready()
+        start = time.monotonic()
+        answer = usi.mate(sfen, ms, ms / 1000 + grace)
+        return answer, time.monotonic() - start
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,6 +69,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="skip problems longer than this (published length)")
     ap.add_argument("--exact", action="store_true",
                     help="also require the published length")
+    ap.add_argument("--grace", type=float, default=30.0,
+                    help="seconds beyond --ms before an engine that has not answered "
+                         "counts as hung (30)")
     ap.add_argument("--heian-ini", default=None)
     a = ap.parse_args(argv)
     referee.init_pyffish(a.heian_ini)
@@ -89,15 +82,23 @@ def main(argv: list[str] | None = None) -> int:
     for name, sfen, plies, *_ in rows:
         if int(plies) > a.max_plies:
             continue
-        answer, took = ask_engine(shlex.split(a.engine), a.variant, sfen, a.ms, a.hash)
-        if not answer or answer[0] in ("nomate", "timeout"):
+        try:
+            answer, took = ask_engine(shlex.split(a.engine), a.variant, sfen, a.ms, a.hash,
+                                      a.grace)
+            error = None
+        except EngineError as e:
+            answer, took, error = [], 0.0, str(e)
+        if error:
+            verdict = f"engine error: {error}"
+        elif not answer or answer[0] in ("nomate", "timeout", "notimplemented"):
             verdict = f"no mate: {' '.join(answer) or 'no answer'}"
         else:
             verdict = verify_line(v, sfen, answer) or "ok"
             if verdict == "ok" and a.exact and len(answer) != int(plies):
                 verdict = "not the published length"
         failures += verdict != "ok"
-        got = len(answer) if answer and answer[0] not in ("nomate", "timeout") else "-"
+        got = len(answer) if answer and answer[0] not in ("nomate", "timeout",
+                                                          "notimplemented") else "-"
         print(f"{name:20} published {plies:>5}  answer {got!s:>5}  {took:6.2f} s  {verdict}",
               flush=True)
     return 1 if failures else 0

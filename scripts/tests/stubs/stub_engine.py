@@ -13,6 +13,8 @@ It plays uniformly random legal moves (computed with scripts/referee.py) and, af
   pawnmate  play a pawn-drop mate whenever one is available, else random moves
   slow      sleep ``--delay`` ms before every move
   dead      exit at once, before answering ``usi``
+  mute      read commands but never answer anything (not even ``usi``)
+  garbage   answer ``usi`` with lines that are not USI (and never ``usiok``)
 
 ``--no-variant-option`` hides the USI_Variant/VariantPath options (the variant then
 comes from ``--variant``); ``--transcript FILE`` appends every received command to FILE.
@@ -121,6 +123,12 @@ class Stub:
         if not tokens or self.silent:
             return True
         cmd = tokens[0]
+        if self.args.mode == "mute":
+            return True
+        if cmd == "usi" and self.args.mode == "garbage":
+            for n in range(150):
+                self.out(f"?? line {n} of nonsense")
+            return True
         if cmd == "usi":
             self.out("id name Stub-" + self.args.mode)
             self.out("id author test")
@@ -161,7 +169,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--mode", default="random",
                    choices=["random", "illegal", "crash", "hang", "resign", "win",
-                            "pawnmate", "slow", "dead"])
+                            "pawnmate", "slow", "dead", "mute", "garbage"])
     p.add_argument("--after", type=int, default=0, help="own moves before misbehaving")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--delay", type=int, default=0, help="ms to sleep per move (slow)")

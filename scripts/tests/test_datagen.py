@@ -1,0 +1,83 @@
+"""datagen.py without a cluster: shards, renumbering, and the journal that makes a
+run resumable (test_cluster.py runs it on a cluster)."""
+
+import json
+import struct
+import subprocess
+import sys
+
+import pytest
+
+import datagen as D
+from conftest import SCRIPTS_DIR
+
+HEADER = {"options": {"variant": "judkins", "nodes": 400}, "kawari_sha256": "abc"}
+
+
+def record(game: int, fill: int = 7) -> bytes:
+    r = bytearray([fill]) * D.RECORD_BYTES
+    struct.pack_into("<I", r, D.GAME_AT, game)
+    return bytes(r)
+
+
+def test_missing_ranges_and_shards():
+    assert D.ranges_missing(10, []) == [(0, 10)]
+    assert D.ranges_missing(10, [(0, 3), (5, 6), (3, 4)]) == [(4, 5), (6, 10)]
+    assert D.ranges_missing(4, [(0, 6)]) == []
+    assert D.shards([(4, 5), (6, 13)], 3) == [(4, 1), (6, 3), (9, 3), (12, 1)]
+
+
+def test_renumber_moves_every_game_index_and_nothing_else():
+    data = record(0) + record(2)
+    out = D.renumber(data, 40)
+    assert [D.game_of(out[i:i + 128]) for i in (0, 128)] == [40, 42]
+    assert out[:10] == data[:10] and out[14:128] == data[14:128]
+    with pytest.raises(ValueError):
+        D.renumber(data[:-1], 1)
+
+
+def test_a_new_journal_then_a_resumed_one(tmp_path):
+    out = str(tmp_path / "d.bin")
+    j = D.Journal(out, HEADER)
+    assert j.open() == 0
+    with open(out, "ab") as f:
+        f.write(record(3) + record(4))
+    j.length += 256
+    j.note(3, 2, 2)
+    with open(out, "ab") as f:
+        f.write(record(0) + b"\x01" * 50)          # a shard not journaled, cut short
+    with open(j.path, "a") as f:
+        f.write('{"kind": "shard", "fir')          # a journal line cut short
+    again = D.Journal(out, HEADER)
+    assert again.open() == 2
+    assert again.done == [(3, 5)]
+    assert open(out, "rb").read() == record(3) + record(4)
+    assert D.ranges_missing(6, again.done) == [(0, 3), (5, 6)]
+    assert all(json.loads(line) for line in open(again.path))
+
+
+def test_a_journal_of_other_settings_is_refused(tmp_path):
+    out = str(tmp_path / "d.bin")
+    D.Journal(out, HEADER).open()
+    other = {**HEADER, "options": {"variant": "judkins", "nodes": 500}}
+    with pytest.raises(ValueError, match="other options"):
+        D.Journal(out, other).open()
+
+
+def test_a_file_of_kawari_datagen_goes_on_after_its_highest_game(tmp_path):
+    out = tmp_path / "k.bin"
+    out.write_bytes(record(0) + record(2) + record(1) + b"\x05" * 3)
+    j = D.Journal(str(out), HEADER)
+    assert j.open() == 3
+    assert j.done == [(0, 3)] and out.stat().st_size == 3 * 128
+
+
+def test_cluster_is_required_and_kawari_must_exist(tmp_path):
+    run = [sys.executable, f"{SCRIPTS_DIR}/datagen.py"]
+    proc = subprocess.run(run + ["--games", "2", "--out", "x"], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 2 and "--cluster" in proc.stderr
+    proc = subprocess.run(run + ["--cluster", "auto", "--games", "2", "--out", "x",
+                                 "--kawari", str(tmp_path / "none")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "no such file" in proc.stderr
