@@ -11,7 +11,7 @@ worker (the binary, and ``--eval-file``, travel through the object store) with
 sends the records back; the driver sets each record's game index to ``first + j``
 and appends the shard to the one output file. The file then holds exactly the
 records a local ``kawari datagen`` with the same build and options writes (as a
-multiset: shards finish in any order). Format: src/datagen/record.rs, 128 bytes
+multiset: shards finish in any order). Format: src/learn/record.rs, 128 bytes
 per record.
 
 Resuming: every shard appended is noted in ``OUT.journal`` (after its records are

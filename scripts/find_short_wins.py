@@ -9,7 +9,7 @@ exact shortest win of each is decided by a brute-force search in Rust::
 
     python3 scripts/find_short_wins.py --engine target/release/kawari \\
         --variant heian --games 20 --seed 1 > /tmp/candidates.tsv
-    KAWARI_CANDIDATES=/tmp/candidates.tsv cargo test --release --test short_wins \\
+    KAWARI_CANDIDATES=/tmp/candidates.tsv cargo test --release --test engine \\
         -- --ignored label_short_win_candidates --nocapture
 
 Candidates come from the game's end rather than from the engine's own mate
