@@ -146,14 +146,13 @@ fn main() -> ExitCode {
             kawari::protocol::run_stdio();
             ExitCode::SUCCESS
         }
-        Some("-h") | Some("--help") | Some("help") => {
-            let names: Vec<&str> = Variant::all().iter().map(|v| v.name()).collect();
-            print!(
-                "{}",
-                HELP.replace("{variants}", &names.join(", "))
-                    .replace("{default}", Variant::default_variant().name())
-            );
-            ExitCode::SUCCESS
+        Some("-h") | Some("--help") | Some("help") => print_help(),
+        // `kawari datagen --help` and the like: the one help text.
+        Some(cmd)
+            if TOOLS.iter().any(|(name, _)| *name == cmd)
+                && args[1..].iter().any(|a| a == "--help" || a == "-h") =>
+        {
+            print_help()
         }
         Some(cmd) => match TOOLS.iter().find(|(name, _)| *name == cmd) {
             Some((_, tool)) => match tool(&args[1..]) {
@@ -169,6 +168,17 @@ fn main() -> ExitCode {
             }
         },
     }
+}
+
+/// Prints the help text (tools, options, variants) on stdout.
+fn print_help() -> ExitCode {
+    let names: Vec<&str> = Variant::all().iter().map(|v| v.name()).collect();
+    print!(
+        "{}",
+        HELP.replace("{variants}", &names.join(", "))
+            .replace("{default}", Variant::default_variant().name())
+    );
+    ExitCode::SUCCESS
 }
 
 /// `kawari datagen`: self-play data; progress on stderr.

@@ -133,6 +133,12 @@ fn tools_refuse_bad_options() {
 fn help_lists_the_tools_and_variants() {
     let o = run(&["--help"]);
     assert!(o.status.success());
+    // Each tool's --help gives the same text (it was "--help needs a value").
+    for tool in ["perft", "datagen", "train", "bench"] {
+        let t = run(&[tool, "--help"]);
+        assert!(t.status.success(), "{tool}: {}", stderr(&t));
+        assert_eq!(stdout(&t), stdout(&o), "{tool}");
+    }
     let out = stdout(&o);
     for word in [
         "kawari perft",

@@ -6,7 +6,9 @@
 //! Positions in check, whose best move is a capture, or with a mate score
 //! are left out: a static evaluation cannot be expected to see those. A run
 //! is resumable: game `i` is played from its own seed, and a run that finds
-//! records in its output file continues after the highest game index there.
+//! records in its output file plays the games below `--games` that have none
+//! there (with several threads, games end out of order: a run stopped early
+//! may have finished game 9 but not game 7).
 
 use super::record::{self, encode, RECORD_BYTES};
 use crate::core::BitWord;
@@ -20,10 +22,11 @@ use crate::with_width;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::{Read, Write};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -64,24 +67,25 @@ pub struct Summary {
     pub resumed_after: u32,
 }
 
-/// The highest game index in an existing output file, if it has records.
-fn last_game(path: &PathBuf) -> Result<Option<u32>, String> {
+/// The game indices that have records in an existing output file (none if
+/// there is no file).
+fn games_in_file(path: &PathBuf) -> Result<HashSet<u32>, String> {
     // Buffered: a file holds millions of 128-byte records.
     let mut f = match std::fs::File::open(path) {
         Ok(f) => std::io::BufReader::new(f),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashSet::new()),
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
-    let mut last = None;
+    let mut games = HashSet::new();
     let mut buf = [0u8; RECORD_BYTES];
     loop {
         match f.read_exact(&mut buf) {
             Ok(()) => {
                 let r = record::decode(&buf)
                     .ok_or_else(|| format!("{}: not a datagen file", path.display()))?;
-                last = Some(last.map_or(r.game, |l: u32| l.max(r.game)));
+                games.insert(r.game);
             }
-            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(last),
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(games),
             Err(e) => return Err(format!("{}: {e}", path.display())),
         }
     }
@@ -90,7 +94,8 @@ fn last_game(path: &PathBuf) -> Result<Option<u32>, String> {
 /// Plays the games and appends their positions to `cfg.out`; progress goes
 /// to `progress` (a line every few seconds).
 pub fn run(cfg: &Config, progress: &mut (dyn FnMut(&str) + Send)) -> Result<Summary, String> {
-    let first = last_game(&cfg.out)?.map_or(0, |g| g + 1);
+    let found = games_in_file(&cfg.out)?;
+    let todo: Vec<u32> = (0..cfg.games).filter(|g| !found.contains(g)).collect();
     let file = OpenOptions::new()
         .create(true)
         .append(true)
@@ -108,7 +113,7 @@ pub fn run(cfg: &Config, progress: &mut (dyn FnMut(&str) + Send)) -> Result<Summ
             .map_err(|e| format!("{}: {e}", cfg.out.display()))?;
     }
     let out = Mutex::new(file);
-    let next = AtomicU32::new(first);
+    let next = AtomicUsize::new(0);
     let (games, positions) = (AtomicU32::new(0), AtomicU64::new(0));
     let progress = Mutex::new(progress);
     let start = Instant::now();
@@ -116,8 +121,10 @@ pub fn run(cfg: &Config, progress: &mut (dyn FnMut(&str) + Send)) -> Result<Summ
     std::thread::scope(|s| {
         for _ in 0..cfg.threads.max(1) {
             s.spawn(|| loop {
-                let game = next.fetch_add(1, Ordering::SeqCst);
-                if game >= cfg.games || failed.lock().map_or(true, |f| f.is_some()) {
+                let Some(&game) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                    return;
+                };
+                if failed.lock().map_or(true, |f| f.is_some()) {
                     return;
                 }
                 let bytes = with_width!(Width::for_variant(cfg.variant), W => play::<W>(cfg, game));
@@ -149,7 +156,7 @@ pub fn run(cfg: &Config, progress: &mut (dyn FnMut(&str) + Send)) -> Result<Summ
     Ok(Summary {
         games: games.into_inner(),
         positions: positions.into_inner(),
-        resumed_after: first,
+        resumed_after: found.len() as u32,
     })
 }
 
@@ -304,6 +311,29 @@ mod tests {
         a.sort();
         b.sort();
         assert_eq!(a, b);
+        // A run stopped with game 2 written but not games 0 and 1 (threads
+        // finish out of order) plays those two on resuming, and only those.
+        let gap = dir.join("gap.bin");
+        let later: Vec<u8> = b
+            .iter()
+            .filter(|c| record::decode((**c).try_into().unwrap()).unwrap().game == 2)
+            .flat_map(|c| c.iter().copied())
+            .collect();
+        std::fs::write(&gap, &later).unwrap();
+        let s3 = run(
+            &Config {
+                games: 3,
+                out: gap.clone(),
+                ..cfg
+            },
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!((s3.games, s3.resumed_after), (2, 1));
+        let c = std::fs::read(&gap).unwrap();
+        let mut c: Vec<&[u8]> = c.chunks_exact(RECORD_BYTES).collect();
+        c.sort();
+        assert_eq!(c, b);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
