@@ -9,8 +9,10 @@ made to pyffish's answer is the one the rules require: a pawn drop that mates is
 removed in shogi and judkins (``referee.legal_fsf_moves``).  Heian is loaded from
 ``heian.ini`` with the bare-king rule off, as for perft.
 
-Output, one file per variant: ``fen<TAB>moves`` with the moves sorted and
-separated by spaces; lines starting with ``#`` are comments.
+Output, one file per variant: ``fen<TAB>moves<TAB>played`` with the legal
+moves sorted and separated by spaces, and ``played`` the moves from the start
+position that reached the FEN (so the FEN's move counters can be checked
+too); lines starting with ``#`` are comments.
 
 Example::
 
@@ -33,8 +35,9 @@ import referee  # noqa: E402
 
 
 def positions(variant: str, games: int, plies: int, every: int,
-              seed: int) -> list[tuple[str, list[str]]]:
-    """``(fen, sorted legal moves)`` every ``every`` plies of ``games`` random games."""
+              seed: int) -> list[tuple[str, list[str], list[str]]]:
+    """``(fen, sorted legal moves, moves played from the start)`` every
+    ``every`` plies of ``games`` random games."""
     v = referee.get_variant(variant)
     referee.init_pyffish()
     rng = random.Random(seed)
@@ -48,7 +51,7 @@ def positions(variant: str, games: int, plies: int, every: int,
             if not legal:
                 break
             if ply % every == 0:
-                out.append((fen, legal))
+                out.append((fen, legal, list(moves)))
             # Prefer captures and drops now and then, so that hands fill up.
             busy = [m for m in legal if "@" in m or m.endswith("+")]
             moves.append(rng.choice(busy if busy and rng.random() < 0.3 else legal))
@@ -68,9 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(f"# pyffish {pyffish.version()}: {args.variant}, {args.games} random games, "
                 f"seed {args.seed}, every {args.every}th ply of {args.plies}\n")
-        f.write("fen\tmoves\n")
-        for fen, legal in rows:
-            f.write(f"{fen}\t{' '.join(legal)}\n")
+        f.write("fen\tmoves\tplayed\n")
+        for fen, legal, played in rows:
+            f.write(f"{fen}\t{' '.join(legal)}\t{' '.join(played)}\n")
     print(f"{args.out}: {len(rows)} positions", file=sys.stderr)
     return 0
 

@@ -276,13 +276,14 @@ fn a_game_in_every_variant() {
 #[test]
 fn position_forms() {
     let mut e = uci();
-    let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] w - - 0 1";
+    // As pyffish's get_fen writes it: an empty hand is `[]`.
+    let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1";
     e.send("position startpos");
     assert_eq!(shown_fen(&mut e), start);
     // Fairy-Stockfish's, cutechess's and a minimal form of the same position.
     for fen in [
         start,
-        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] w - - 0 1",
         "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] w - 1",
         "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL",
     ] {
@@ -476,4 +477,34 @@ fn stop_ponder_and_quit() {
     let m = e.bestmove(SECS5);
     assert!(legal_after("shogi", &["c3c4", "g7g6"], &m), "{m}");
     assert_eq!(e.wait_exit(SECS5), Some(0));
+}
+
+/// `d`'s `Fen:` line is pyffish's FEN, character for character (hand order,
+/// `[]`, the halfmove clock and the move number), for each reference
+/// position: set from that FEN, and reached from the start by the moves
+/// pyffish played to it.
+#[test]
+fn d_shows_the_fen_fairy_stockfish_writes() {
+    let mut e = uci();
+    for name in VARIANTS {
+        e.send(&format!("setoption name UCI_Variant value {name}"));
+        let rows: Vec<Vec<String>> = rows(&format!("{name}-uci.tsv"))
+            .into_iter()
+            .filter(|r| !r[0].starts_with('#') && r[0] != "fen")
+            .collect();
+        let mut clocks = BTreeSet::new();
+        for r in &rows {
+            let fen = &r[0];
+            clocks.insert(fen.split_whitespace().nth(4).unwrap().to_string());
+            e.send(&format!("position fen {fen}"));
+            assert_eq!(&shown_fen(&mut e), fen, "{name}: set from its FEN");
+            e.send(&format!("position startpos moves {}", r[2]));
+            assert_eq!(&shown_fen(&mut e), fen, "{name}: after {}", r[2]);
+        }
+        // The data does exercise the clock.
+        assert!(clocks.len() > 3, "{name}: clocks {clocks:?}");
+    }
+    let tail = e.tail();
+    assert!(!tail.contains("info string error"), "{tail}");
+    e.quit();
 }

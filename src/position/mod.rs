@@ -57,6 +57,9 @@ pub struct Position<W: BitWord> {
     kingless: Option<Color>,
     /// Plies played before the SFEN this position was set from.
     start_ply: u32,
+    /// Fairy-Stockfish's halfmove clock at the root (from a FEN; SFEN has
+    /// none, so 0).
+    start_clock: u32,
     hash: u64,
     checkers: Bitboard<W>,
     history: Vec<StateInfo<W>>,
@@ -82,6 +85,7 @@ impl<W: BitWord> Position<W> {
             king: [Square::new(0); 2],
             kingless: None,
             start_ply: 0,
+            start_clock: 0,
             hash: 0,
             checkers: Bitboard::EMPTY,
             history: Vec::with_capacity(256),
@@ -176,6 +180,19 @@ impl<W: BitWord> Position<W> {
     /// The game's ply count (SFEN move number - 1 plus moves played).
     pub fn game_ply(&self) -> u32 {
         self.start_ply + self.history.len() as u32
+    }
+
+    /// Fairy-Stockfish's halfmove clock, as its FEN shows it: plies since
+    /// the last capture, drop or promotion (a pawn move does not reset it in
+    /// these variants), counting the root's own clock if none was played
+    /// since.
+    pub fn halfmove_clock(&self) -> u32 {
+        let resets =
+            |s: &StateInfo<W>| !s.captured.is_none() || s.mv.is_drop() || s.mv.is_promotion();
+        match self.history.iter().rposition(resets) {
+            Some(i) => (self.history.len() - 1 - i) as u32,
+            None => self.start_clock + self.history.len() as u32,
+        }
     }
 
     /// The last move played, if any.
@@ -489,6 +506,7 @@ impl<W: BitWord> Position<W> {
 
     /// Forgets the move history (the current position becomes the root).
     pub fn clear_history(&mut self) {
+        self.start_clock = self.halfmove_clock();
         self.start_ply += self.history.len() as u32;
         self.history.clear();
     }

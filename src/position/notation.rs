@@ -130,7 +130,7 @@ impl Notation {
     pub fn position_text<W: BitWord>(self, pos: &Position<W>) -> String {
         match self {
             Notation::Usi => pos.to_sfen(),
-            Notation::Uci => sfen_to_fen(pos.variant(), &pos.to_sfen()),
+            Notation::Uci => sfen_to_fen(pos.variant(), &pos.to_sfen(), pos.halfmove_clock()),
         }
     }
 
@@ -142,7 +142,12 @@ impl Notation {
     ) -> Result<Position<W>, SfenError> {
         match self {
             Notation::Usi => Position::from_sfen(v, text),
-            Notation::Uci => Position::from_sfen(v, &fen_to_sfen(text)?),
+            Notation::Uci => {
+                let (sfen, clock) = fen_to_sfen(text)?;
+                let mut pos = Position::from_sfen(v, &sfen)?;
+                pos.start_clock = clock;
+                Ok(pos)
+            }
         }
     }
 }
@@ -164,10 +169,15 @@ impl<W: BitWord> Position<W> {
     }
 }
 
-/// SFEN to FEN: the same board; the hand in brackets, one letter per piece
-/// (`-` for none); the side as `w` (first mover) or `b`; no castling or en
-/// passant; the halfmove clock 0 and the move number.
-fn sfen_to_fen(v: &Variant, sfen: &str) -> String {
+/// The largest halfmove clock a FEN may give (as the move number's bound).
+const MAX_CLOCK: u32 = 100_000;
+
+/// SFEN to FEN as Fairy-Stockfish writes it: the same board; the hand in
+/// brackets, one letter per piece, the first mover's (uppercase) first and
+/// each side's in Fairy-Stockfish's order (`[]` for none); the side as `w`
+/// (first mover) or `b`; no castling or en passant; `clock`, the halfmove
+/// clock; the move number.
+fn sfen_to_fen(v: &Variant, sfen: &str, clock: u32) -> String {
     let fields: Vec<&str> = sfen.split_whitespace().collect();
     let (board, side, hand, ply) = (fields[0], fields[1], fields[2], fields[3]);
     let mut pieces = String::new();
@@ -182,18 +192,24 @@ fn sfen_to_fen(v: &Variant, sfen: &str) -> String {
             count = 0;
         }
     }
-    if pieces.is_empty() {
-        pieces.push('-');
-    }
+    let order = v.def.fen_hand_order;
+    let rank = |c: char| {
+        let i = order.find(c.to_ascii_uppercase()).unwrap_or(order.len());
+        (c.is_ascii_lowercase(), i)
+    };
+    let mut pieces: Vec<char> = pieces.chars().collect();
+    pieces.sort_by_key(|&c| rank(c));
+    let pieces: String = pieces.into_iter().collect();
     let ply: u32 = ply.parse().unwrap_or(1).max(1);
     let side = if side == "b" { 'w' } else { 'b' };
-    // The `[-]` hand of a drop variant; variants without drops have no hand.
+    // The hand of a drop variant (`[]` when empty); variants without drops
+    // have none.
     let hand = if v.hand_kinds > 0 {
         format!("[{pieces}]")
     } else {
         String::new()
     };
-    format!("{board}{hand} {side} - - 0 {}", ply.div_ceil(2))
+    format!("{board}{hand} {side} - - {clock} {}", ply.div_ceil(2))
 }
 
 /// FEN to SFEN (see `sfen_to_fen`), as leniently as Fairy-Stockfish reads
@@ -202,7 +218,8 @@ fn sfen_to_fen(v: &Variant, sfen: &str) -> String {
 /// `-` fields for castling and en passant, then no number, the move number
 /// alone (cutechess writes `... w - 1`), or the halfmove clock and the move
 /// number.
-fn fen_to_sfen(fen: &str) -> Result<String, SfenError> {
+/// Returns the SFEN and the FEN's halfmove clock (0 if it has none).
+fn fen_to_sfen(fen: &str) -> Result<(String, u32), SfenError> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     if fields.is_empty() || fields.len() > 6 {
         return Err(SfenError::BadFen(format!(
@@ -241,6 +258,14 @@ fn fen_to_sfen(fen: &str) -> Result<String, SfenError> {
             .ok_or_else(|| SfenError::BadFen(format!("move number '{n}'")))?,
         _ => return Err(SfenError::BadFen("too many numbers".into())),
     };
+    let clock = match numbers {
+        [h, _] => h
+            .parse::<u32>()
+            .ok()
+            .filter(|h| *h <= MAX_CLOCK)
+            .ok_or_else(|| SfenError::BadFen(format!("halfmove clock '{h}'")))?,
+        _ => 0,
+    };
     let ply = 2 * (fullmove - 1) + if side == "b" { 1 } else { 2 };
     // SFEN wants each letter once, with a count.
     let mut counts: Vec<(char, u32)> = Vec::new();
@@ -275,7 +300,7 @@ fn fen_to_sfen(fen: &str) -> Result<String, SfenError> {
     if sfen_hand.is_empty() {
         sfen_hand.push('-');
     }
-    Ok(format!("{board} {side} {sfen_hand} {ply}"))
+    Ok((format!("{board} {side} {sfen_hand} {ply}"), clock))
 }
 
 #[cfg(test)]
@@ -345,17 +370,34 @@ mod tests {
             (
                 "shogi",
                 "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] w - - 0 1",
+                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1",
             ),
             (
                 "shogi",
                 "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
-                "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L[Sbgnppp] b - - 0 62",
+                "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L[Sgnpppb] b - - 0 62",
+            ),
+            // Every kind in hand, in the order pyffish 0.0.90's get_fen
+            // writes them.
+            (
+                "shogi",
+                "4k4/9/9/4P4/9/9/9/9/4K4 b RBGSNLPrbgsnlp 1",
+                "4k4/9/9/4P4/9/9/9/9/4K4[GNLPSRBgnlpsrb] w - - 0 1",
+            ),
+            (
+                "judkins",
+                "5k/6/6/6/6/K5 b RBGSNPrbgsnp 1",
+                "5k/6/6/6/6/K5[GNPSRBgnpsrb] w - - 0 1",
+            ),
+            (
+                "yarishogi",
+                "3k3/7/7/7/7/7/7/7/3K3 b RBNPrbnp 1",
+                "3k3/7/7/7/7/7/7/7/3K3[RBNPrbnp] w - - 0 1",
             ),
             (
                 "judkins",
                 "rbnsgk/5p/6/6/P5/KGSNBR b - 1",
-                "rbnsgk/5p/6/6/P5/KGSNBR[-] w - - 0 1",
+                "rbnsgk/5p/6/6/P5/KGSNBR[] w - - 0 1",
             ),
             (
                 "heian8x8",

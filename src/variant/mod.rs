@@ -82,6 +82,9 @@ pub struct VariantDef {
     pub pieces: &'static [PieceDef],
     /// Start position.
     pub start_sfen: &'static str,
+    /// The hand's letters (uppercase) in the order Fairy-Stockfish writes
+    /// them in a FEN: its piece types, highest first.
+    pub fen_hand_order: &'static str,
     /// Depth of the promotion zone in ranks.
     pub zone_ranks: u8,
     /// Captured pieces go to hand and may be dropped.
