@@ -1,4 +1,5 @@
-"""gen_uci_reference.py writes pyffish's own FENs and moves; it reproduces the shipped data."""
+"""gen_uci_reference.py writes pyffish's own FENs, moves and the moves that reached
+them; it reproduces the shipped data."""
 
 import os
 
@@ -12,10 +13,13 @@ DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.absp
 def test_rows_are_pyffish_positions_with_their_moves():
     rows = gen_uci_reference.positions("judkins", games=1, plies=30, every=5, seed=3)
     assert len(rows) == 6
-    for fen, moves in rows:
+    start = pyffish.start_fen("judkins")
+    for fen, moves, played in rows:
         assert pyffish.validate_fen(fen, "judkins") == 1
         assert moves == sorted(moves)
         assert set(moves) <= set(pyffish.legal_moves("judkins", fen, []))
+        # The moves played from the start reach the FEN, counters included.
+        assert pyffish.get_fen("judkins", start, played) == fen
 
 
 def test_shipped_data_is_reproduced(tmp_path):
