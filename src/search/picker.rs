@@ -256,66 +256,46 @@ impl MovePicker {
                         return Some(self.tt_move);
                     }
                 }
-                Stage::Generate => self.generate_main(pos, h, scratch),
-                Stage::GenerateQuiescence => self.generate_quiescence(pos, h, scratch),
+                Stage::Generate | Stage::GenerateQuiescence => self.generate(pos, h, scratch),
                 Stage::Pick => return self.pick(),
             }
         }
     }
 
-    /// Every legal move but the hash move, scored.
-    fn generate_main<W: BitWord>(
-        &mut self,
-        pos: &Position<W>,
-        h: &Heuristics,
-        scratch: &mut MoveList,
-    ) {
+    /// Generates and scores the node's moves: in the main search every
+    /// legal move but the hash move; in quiescence captures and promotions
+    /// by gain, or every evasion when in check (the hash move first).
+    fn generate<W: BitWord>(&mut self, pos: &Position<W>, h: &Heuristics, scratch: &mut MoveList) {
+        let quiescence = self.stage == Stage::GenerateQuiescence;
         scratch.clear();
-        pos.generate_into(scratch);
-        let counter = h.counter(self.node.prev);
+        if quiescence && !self.in_check {
+            generate_captures(pos, h.et, scratch);
+        } else {
+            pos.generate_into(scratch);
+        }
+        let counter = if quiescence {
+            Move::NONE
+        } else {
+            h.counter(self.node.prev)
+        };
         let mut n = 0;
         for &m in scratch.iter() {
-            if m == self.tt_move {
-                continue;
-            }
-            self.list[n] = pack(h.score(pos, m, &self.node.killers, counter), m);
+            let s = if m == self.tt_move {
+                if !quiescence {
+                    continue;
+                }
+                SCORE_TT
+            } else if quiescence && !self.in_check {
+                capture_order(pos, h.et, m)
+            } else {
+                h.score(pos, m, &self.node.killers, counter)
+            };
+            self.list[n] = pack(s, m);
             n += 1;
         }
-        self.hand_out(n);
-    }
-
-    /// The list's first `len` moves are scored: pick from them.
-    #[inline]
-    fn hand_out(&mut self, len: usize) {
-        self.len = len;
+        self.len = n;
         self.cursor = 0;
         self.stage = Stage::Pick;
-    }
-
-    /// Captures and promotions by gain, or every evasion when in check.
-    fn generate_quiescence<W: BitWord>(
-        &mut self,
-        pos: &Position<W>,
-        h: &Heuristics,
-        scratch: &mut MoveList,
-    ) {
-        scratch.clear();
-        if self.in_check {
-            pos.generate_into(scratch);
-        } else {
-            generate_captures(pos, h.et, scratch);
-        }
-        for (i, &m) in scratch.iter().enumerate() {
-            let s = if m == self.tt_move {
-                SCORE_TT
-            } else if self.in_check {
-                h.score(pos, m, &self.node.killers, Move::NONE)
-            } else {
-                capture_order(pos, h.et, m)
-            };
-            self.list[i] = pack(s, m);
-        }
-        self.hand_out(scratch.len());
     }
 }
 
