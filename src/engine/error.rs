@@ -3,7 +3,6 @@
 use crate::bench::BenchArgsError;
 use crate::nnue::NetworkError;
 use crate::position::{MoveError, Notation, SfenError};
-use crate::search::ThreadsError;
 use std::fmt;
 
 /// Why the engine refused a request, one variant per kind of failure.
@@ -42,8 +41,15 @@ pub enum EngineError {
     HashSize(usize),
     /// A thread count outside 1..=`MAX_THREADS`.
     ThreadCount(usize),
-    /// Search threads could not be started.
-    Threads(ThreadsError),
+    /// A search thread could not be started.
+    Threads {
+        /// Index of the thread that failed.
+        index: usize,
+        /// Threads asked for.
+        count: usize,
+        /// What the system said.
+        reason: String,
+    },
     /// A `go perft` depth above `MAX_PERFT_DEPTH`.
     PerftDepth(u32),
     /// The `EvalFile` network could not be loaded.
@@ -88,7 +94,11 @@ impl fmt::Display for EngineError {
             EngineError::ThreadCount(n) => {
                 write!(f, "{n} threads is out of range 1..{MAX_THREADS}")
             }
-            EngineError::Threads(e) => write!(f, "{e}"),
+            EngineError::Threads {
+                index,
+                count,
+                reason,
+            } => write!(f, "cannot start search thread {index} of {count}: {reason}"),
             EngineError::PerftDepth(d) => {
                 write!(f, "perft depth {d} is above {MAX_PERFT_DEPTH}")
             }

@@ -181,7 +181,11 @@ impl Engine {
                 if n == 0 || n > MAX_THREADS {
                     return Err(EngineError::ThreadCount(n));
                 }
-                self.threads.resize(n).map_err(EngineError::Threads)?;
+                self.threads.resize(n).map_err(|e| EngineError::Threads {
+                    index: e.index,
+                    count: e.count,
+                    reason: e.reason,
+                })?;
             }
             Setting::MaxMovesToDraw(n) => self.opts.max_moves_to_draw = n,
             Setting::MoveOverhead(ms) => self.opts.move_overhead = ms,
@@ -421,7 +425,11 @@ impl Engine {
         let args = BenchArgs::parse(args, MAX_THREADS, MAX_HASH_MB).map_err(EngineError::Bench)?;
         self.threads
             .lend(args.threads)
-            .map_err(EngineError::Threads)?;
+            .map_err(|e| EngineError::Threads {
+                index: e.index,
+                count: e.count,
+                reason: e.reason,
+            })?;
         let (sink, panic_sink) = (self.sink.clone(), self.sink.clone());
         self.threads.start(
             false,
