@@ -43,6 +43,10 @@ from verify_mate import verify_line  # noqa: E402
 # engines answer at their limit, this only keeps a hung engine from stopping the run.
 GRACE_S = 10.0
 
+# An answer this long past the limit still counts as within it: engines stop at their
+# limit and answer with what they have a moment later.
+SLACK_S = 1.0
+
 
 @dataclass
 class Result:
@@ -136,8 +140,8 @@ def judge(v: referee.Variant, sfen: str, answer: list[str]) -> str:
 
 def summary(results: list[Result], limit_s: float) -> list[str]:
     """The closing lines: counts, times, nodes and lengths of the solved problems."""
-    solved = [r for r in results if r.solved and r.seconds <= limit_s]
-    late = [r for r in results if r.solved and r.seconds > limit_s]
+    solved = [r for r in results if r.solved and r.seconds <= limit_s + SLACK_S]
+    late = [r for r in results if r.solved and r.seconds > limit_s + SLACK_S]
     wrong = [r for r in results if not r.solved and not r.verdict.startswith("unsolved")]
     unsolved = [r for r in results if r.verdict.startswith("unsolved")]
     lines = [f"solved {len(solved)} of {len(results)} within {limit_s:g} s"
