@@ -278,7 +278,8 @@ fn classics_quick_part() {
 
 /// The whole classics benchmark, issue #30's target: every problem of both
 /// collections answered within 60 s (寿, 611 plies: 120 s) with a 2 GB
-/// table, each answer a mate in the rules core. Up to 3.5 hours, so ignored:
+/// table, each answer a mate in the rules core (`nomate` for the three
+/// positions without one). It fails today on 図巧4, 8 and 無双48 (README). Up to 3.5 hours, so ignored:
 /// `cargo test --release --test mate classics_whole_benchmark -- --ignored --nocapture`
 /// (`scripts/mate_suite.py` gives the same run with nodes and lengths, and
 /// runs other engines).
@@ -298,6 +299,13 @@ fn classics_whole_benchmark() {
             let (answer, _) = go_mate(&mut e, ms);
             let took = t.elapsed();
             e.quit();
+            // No mate by checks in the data set's 無双37, 73 and 88 (both
+            // engines prove it; PROVENANCE.md): `nomate` is right there.
+            let unsound = ["musou-037", "musou-073", "musou-088"].contains(&name.as_str());
+            if unsound && answer.first().map(String::as_str) == Some("nomate") {
+                eprintln!("{name}: nomate in {took:.1?}");
+                continue;
+            }
             if answer.is_empty() || answer[0] == "nomate" || answer[0] == "timeout" {
                 eprintln!("{name}: {answer:?} after {took:.1?}");
                 missed.push(name.clone());
