@@ -49,8 +49,12 @@ fn go_mate(e: &mut UsiProcess, ms: u64) -> (Vec<String>, Vec<String>) {
 }
 
 /// The public problems of up to 100 plies (`data/tsume.tsv`, see
-/// PROVENANCE.md): each solved within 10 s with a 256 MB table, with a line
-/// that checks out as a mate, of the published length.
+/// PROVENANCE.md): each solved within 60 s with a 256 MB table, with a line
+/// that checks out as a mate, of the published length. zuko98 is proven
+/// 37 plies in 2.7M nodes; before that, at the refinement's deadline (60% of
+/// the limit), the line read from the bound is 35 plies: 10 s, even 20 s,
+/// was too close on a loaded machine (four times slower on 2026-11-25). The
+/// others take well under a second.
 #[test]
 fn public_problems_are_solved_with_verified_lines() {
     let mut e = UsiProcess::start();
@@ -62,7 +66,7 @@ fn public_problems_are_solved_with_verified_lines() {
             continue;
         }
         e.send(&format!("position sfen {sfen}"));
-        let (answer, infos) = go_mate(&mut e, 10_000);
+        let (answer, infos) = go_mate(&mut e, 60_000);
         assert!(
             !answer.is_empty() && answer[0] != "nomate" && answer[0] != "timeout",
             "{name}: {answer:?}"
@@ -195,4 +199,119 @@ fn long_classic_kotobuki() {
 #[ignore]
 fn long_classic_microcosmos() {
     long_classic("microcosmos", 16384, 30);
+}
+
+/// The classics (`data/classics-*.tsv`: 将棋無双 and 将棋図巧, 100 problems
+/// each, see PROVENANCE.md): every position reads in the rules core, the
+/// attacker (to move, without a king) is not in check and has a check, and
+/// the defender's king is on the board.
+#[test]
+fn classics_are_legal_problems() {
+    let v = Variant::by_name("shogi").unwrap();
+    let mut names = Vec::new();
+    for file in ["classics-musou.tsv", "classics-zukou.tsv"] {
+        for row in rows(file) {
+            let pos: Position<u128> = position(v, &row[1]);
+            assert!(!pos.in_check(), "{}: attacker in check", row[0]);
+            assert!(!pos.legal_checks().is_empty(), "{}: no check", row[0]);
+            let sfen = pos.to_sfen();
+            let board = sfen.split(' ').next().unwrap();
+            assert!(board.contains('k') && !board.contains('K'), "{}", row[0]);
+            names.push(row[0].clone());
+        }
+    }
+    assert_eq!(names.len(), 200);
+}
+
+/// The quick part of the classics benchmark: the problems Kawari answered
+/// (scripts/mate_suite.py, 30 s, 2 GB) within 300k nodes, each with its
+/// length then (proven shortest: they finished before the refinement's
+/// deadline). Each answer checks out in the rules core and has that length.
+/// About 3M nodes in all: 18.5 s on a machine loaded four times over.
+const CLASSICS_QUICK: [(&str, usize); 20] = [
+    ("zukou-002", 21),
+    ("zukou-005", 21),
+    ("zukou-018", 25),
+    ("zukou-022", 51),
+    ("zukou-033", 19),
+    ("zukou-034", 17),
+    ("zukou-036", 13),
+    ("zukou-042", 27),
+    ("zukou-045", 43),
+    ("zukou-058", 29),
+    ("zukou-060", 29),
+    ("zukou-066", 17),
+    ("zukou-068", 27),
+    ("zukou-081", 17),
+    ("zukou-085", 15),
+    ("zukou-088", 35),
+    ("zukou-094", 23),
+    ("musou-009", 29),
+    ("musou-021", 25),
+    ("musou-029", 25),
+];
+
+#[test]
+fn classics_quick_part() {
+    let mut e = UsiProcess::start();
+    e.send("setoption name USI_Hash value 256");
+    let all: Vec<Vec<String>> = ["classics-musou.tsv", "classics-zukou.tsv"]
+        .iter()
+        .flat_map(|f| rows(f))
+        .collect();
+    let t = Instant::now();
+    for (name, plies) in CLASSICS_QUICK {
+        let row = all.iter().find(|r| r[0] == name).unwrap();
+        e.send(&format!("position sfen {}", row[1]));
+        let (answer, _) = go_mate(&mut e, 20_000);
+        assert!(
+            !answer.is_empty() && answer[0] != "nomate" && answer[0] != "timeout",
+            "{name}: {answer:?}"
+        );
+        assert_eq!(verify("shogi", &row[1], &answer), plies, "{name}");
+    }
+    eprintln!("classics, quick part: {:?}", t.elapsed());
+    e.quit();
+}
+
+/// The whole classics benchmark, issue #30's target: every problem of both
+/// collections answered within 60 s (寿, 611 plies: 120 s) with a 2 GB
+/// table, each answer a mate in the rules core (`nomate` for the three
+/// positions without one). It fails today on 図巧4, 8 and 無双48 (README). Up to 3.5 hours, so ignored:
+/// `cargo test --release --test mate classics_whole_benchmark -- --ignored --nocapture`
+/// (`scripts/mate_suite.py` gives the same run with nodes and lengths, and
+/// runs other engines).
+#[test]
+#[ignore]
+fn classics_whole_benchmark() {
+    let mut missed = Vec::new();
+    for file in ["classics-zukou.tsv", "classics-musou.tsv"] {
+        for row in rows(file) {
+            let (name, sfen) = (&row[0], &row[1]);
+            let ms = if row[2] == "611" { 120_000 } else { 60_000 };
+            // A fresh engine per problem: a fresh table, as in mate_suite.py.
+            let mut e = UsiProcess::start();
+            e.send("setoption name USI_Hash value 2048");
+            e.send(&format!("position sfen {sfen}"));
+            let t = Instant::now();
+            let (answer, _) = go_mate(&mut e, ms);
+            let took = t.elapsed();
+            e.quit();
+            // No mate by checks in the data set's 無双37, 73 and 88 (both
+            // engines prove it; PROVENANCE.md): `nomate` is right there.
+            let unsound = ["musou-037", "musou-073", "musou-088"].contains(&name.as_str());
+            if unsound && answer.first().map(String::as_str) == Some("nomate") {
+                eprintln!("{name}: nomate in {took:.1?}");
+                continue;
+            }
+            if answer.is_empty() || answer[0] == "nomate" || answer[0] == "timeout" {
+                eprintln!("{name}: {answer:?} after {took:.1?}");
+                missed.push(name.clone());
+                continue;
+            }
+            let n = verify("shogi", sfen, &answer);
+            eprintln!("{name}: {n} plies (collection {}) in {took:.1?}", row[2]);
+        }
+    }
+    assert!(missed.is_empty(), "not answered in time: {missed:?}");
 }

@@ -33,9 +33,9 @@ struct Child {
     n: Numbers,
     /// A drop on a square where another kind's drop comes first: searched
     /// only once that one is proven (most interpositions fail alike, and the
-    /// first proof usually covers the rest by hand superiority). With a
-    /// limit, the weakest kind comes first: its capture gives the attacker
-    /// least, so it is the likeliest to hold, which a disproof needs.
+    /// first proof usually covers the rest by hand superiority). The
+    /// weakest kind comes first: its capture gives the attacker least, so
+    /// it is the likeliest to hold.
     hidden: bool,
     /// When disproven: the ply of the highest position on the path the
     /// disproof rests on a repetition of (`NO_REP`: none).
@@ -202,11 +202,14 @@ impl<'t> DfPn<'t> {
         } else {
             pos.legal_moves()
         };
-        if !or && self.limit != NO_LIMIT {
+        if !or {
             // Drops come last, by kind in hand order (strongest first):
-            // reversed, the weakest kind comes first on each square. Only
-            // in a search with a limit, whose work is disproofs: the
-            // unlimited search (proofs) keeps the strongest first.
+            // reversed, the weakest kind comes first on each square. Its
+            // capture gives the attacker least, so it is the defence most
+            // likely to hold; shown first, the search proves the real mate
+            // before the easy captures. Strongest first, the attacker's
+            // captured rooks and golds opened long side lines: 図巧92 (13
+            // plies, a full defender's hand) took over 5M nodes, 9.4k now.
             let first = moves
                 .iter()
                 .position(|m| m.is_drop())
@@ -693,6 +696,22 @@ mod tests {
     use super::super::testing::with_dfpn;
     use super::*;
     use crate::variant::Variant;
+
+    /// 図巧92 (13 plies; the defender holds a rook, four golds, three
+    /// silvers, two knights and lances, 17 pawns): the unlimited search
+    /// proves it within 50k nodes (9.4k) now that interpositions come
+    /// weakest first; strongest first, 5M nodes were not enough.
+    #[test]
+    fn a_full_hand_of_interpositions_is_proven_quickly() {
+        let v = Variant::by_name("shogi").unwrap();
+        let sfen = "6kp1/8n/5R1L1/4+b2sB/6N2/9/6L2/9/9 b r4g3s2n2l17p 1";
+        let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
+        with_dfpn(&mut pos, 16, |dfpn, pos| {
+            dfpn.node_budget = 50_000;
+            let n = dfpn.solve(pos);
+            assert_eq!((n.pn, n.len), (0, 13), "{} nodes", dfpn.nodes);
+        });
+    }
 
     /// A disproof that rests only on returning to the position it starts
     /// from (a rook's perpetual check) is kept in the table: no mate from

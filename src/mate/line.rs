@@ -289,8 +289,11 @@ mod tests {
                 panic!("{sfen}: not refined");
             };
             assert_eq!(exact.len(), published, "{sfen}");
+            // Within the shortest bound a line is at most that long (with
+            // interpositions tried weakest first, sample-15's is 11 plies:
+            // the table's bounds along it are not all tight).
             let line = bounded_line(dfpn, pos, published as u16).expect("a line");
-            assert_eq!(line.len(), published, "{sfen}");
+            assert!(line.len() <= published, "{sfen}");
             assert_mate_line(pos, &line, sfen);
         });
     }
