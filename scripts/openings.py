@@ -67,8 +67,16 @@ PLY_RANGES = {
     "heian8x9": (2, 6),
     "heian8x8": (2, 6),
 }
+# Kept scores, +/- centipawns for the side to move.  Kawari at depth 10 scores the
+# start positions +13 to +46 (judkins +144): 60 cp is about three times the first
+# move's worth in shogi and yari shogi, and keeps 5% of judkins candidates (median
+# |score| of those kept about 30).  The Heian boards score small (no drops, short
+# moves): 95% of their candidates fall within 60 cp, so 30 there.
+BANDS = {"shogi": 60, "yarishogi": 60, "judkins": 60, "heian": 30, "heian9x8": 30,
+         "heian8x9": 30, "heian8x8": 30}
+# Depth 10 costs Kawari some 20-40 ms a position; shallower scores swing more from
+# one iteration to the next.
 DEFAULT_DEPTH = 10
-DEFAULT_BAND = 60
 DEFAULT_COUNT = 300
 DEFAULT_MAX_CANDIDATES = 20000
 SEARCH_TIMEOUT_S = 300.0
@@ -306,8 +314,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="positions to keep (default: %(default)s)")
     p.add_argument("--depth", type=int, default=DEFAULT_DEPTH,
                    help="search depth (default: %(default)s)")
-    p.add_argument("--band", type=int, default=DEFAULT_BAND, metavar="CP",
-                   help="keep scores within +/-CP of 0 (default: %(default)s)")
+    p.add_argument("--band", type=int, metavar="CP",
+                   help="keep scores within +/-CP of 0 (default per variant: " +
+                        ", ".join(f"{v} {b}" for v, b in BANDS.items()) + ")")
     p.add_argument("--plies", metavar="LO-HI",
                    help="random plies per candidate (default per variant: " +
                         ", ".join(f"{v} {a}-{b}" for v, (a, b) in PLY_RANGES.items()) + ")")
@@ -328,6 +337,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.band is None:
+            args.band = BANDS[args.variant]
         if args.count < 1 or args.depth < 1 or args.band < 0 or args.concurrency < 1 \
                 or args.max_candidates < 1:
             raise ValueError("--count, --depth, --concurrency and --max-candidates must be "
