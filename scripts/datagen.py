@@ -182,7 +182,7 @@ class Journal:
 # --------------------------------------------------------------------------- task
 
 def kawari_argv(kawari: str, o: dict, first: int, count: int, out: str,
-                eval_file: Optional[str]) -> list[str]:
+                eval_file: Optional[str], book: Optional[str] = None) -> list[str]:
     """``kawari datagen`` for the games ``first .. first+count-1`` of run ``o``."""
     argv = [kawari, "datagen", "--variant", o["variant"], "--games", str(count),
             "--nodes", str(o["nodes"]), "--random-plies", str(o["random_plies"]),
@@ -192,18 +192,24 @@ def kawari_argv(kawari: str, o: dict, first: int, count: int, out: str,
         argv += ["--eval-file", eval_file]
     if o["hand_made"]:
         argv += ["--hand-made", "true"]
+    if book:
+        # kawari takes game i's line from its seed: with --seed seed+first the shard's
+        # games start from the lines a single run gives them
+        argv += ["--book", book]
     return argv
 
 
 def play_shard(o: dict, first: int, count: int, kawari: tuple, net: Optional[tuple],
-               kawari_data: bytes, net_data: Optional[bytes]) -> bytes:
+               kawari_data: bytes, net_data: Optional[bytes],
+               book: Optional[tuple] = None, book_data: Optional[bytes] = None) -> bytes:
     """On a worker: run the shard with kawari datagen; its records, renumbered."""
     import cluster
     binary = cluster.local_copy(*kawari, kawari_data, executable=True)
     eval_file = cluster.local_copy(*net, net_data) if net else None
+    book_file = cluster.local_copy(*book, book_data) if book else None
     with tempfile.TemporaryDirectory(prefix="kawari-shard-") as tmp:
         out = os.path.join(tmp, "shard.bin")
-        proc = subprocess.run(kawari_argv(binary, o, first, count, out, eval_file),
+        proc = subprocess.run(kawari_argv(binary, o, first, count, out, eval_file, book_file),
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         if proc.returncode != 0:
             raise RuntimeError(f"kawari datagen (games {first}..{first + count - 1}) exited "
@@ -237,6 +243,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hash", type=int, default=16, help="hash table per thread, MB (16)")
     p.add_argument("--eval-file", help="play with this network (shipped to the workers)")
     p.add_argument("--hand-made", choices=("true", "false"), default="false")
+    p.add_argument("--book", help="start positions, e.g. openings/<variant>.txt (shipped to "
+                                  "the workers): game i starts from line (seed + i) mod N")
     p.add_argument("--shard-games", type=int, default=0,
                    help="games per shard (default: about four shards for each the cluster runs at once, at "
                         "most 50 games)")
@@ -263,12 +271,15 @@ def main(argv: Optional[list[str]] = None) -> int:
               "kawari_sha256": sha256_of(a.kawari),
               "eval_file_sha256": sha256_of(a.eval_file) if a.eval_file else None}
     header["options"]["eval_file_sha256"] = header.pop("eval_file_sha256")
+    if a.book:
+        # only with a book, so that the journals of earlier runs still match
+        header["options"]["book_sha256"] = sha256_of(a.book)
     # kawari checks its own options (variant, network) here, before any cluster work:
     # one game of one ply at one node
     with tempfile.TemporaryDirectory() as tmp:
         quick = {**o, "threads": 1, "nodes": 1, "random_plies": 0, "max_plies": 1}
         check = subprocess.run(kawari_argv(a.kawari, quick, 0, 1, os.path.join(tmp, "c.bin"),
-                                           a.eval_file), capture_output=True, text=True)
+                                           a.eval_file, a.book), capture_output=True, text=True)
     if check.returncode != 0:
         parser.error(f"kawari datagen refuses these options: {check.stderr.strip()}")
     journal = Journal(a.out, header)
@@ -319,6 +330,7 @@ class Driver:
         work = deque(shards(missing, size))
         kawari = cluster.ship(a.kawari)
         net = cluster.ship(a.eval_file) if a.eval_file else None
+        book = cluster.ship(a.book) if a.book else None
         # by reference to the module, which workers import from the job's working
         # directory (this file runs as __main__ here)
         import datagen
@@ -339,7 +351,9 @@ class Driver:
                     ref = task.options(num_cpus=a.threads).remote(
                         self.o, first, count, (kawari.name, kawari.sha256),
                         (net.name, net.sha256) if net else None, kawari.ref,
-                        net.ref if net else None)
+                        net.ref if net else None,
+                        (book.name, book.sha256) if book else None,
+                        book.ref if book else None)
                     inflight[ref] = (first, count)
                 ready, _ = ray.wait(list(inflight), num_returns=1, timeout=1.0)
                 watch.check()

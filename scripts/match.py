@@ -6,6 +6,8 @@ pyffish plus the project's own rules for pawn-drop mate, repetition and perpetua
 check, Heian's bare king, impasse and the 27-point declaration).  Games are played in
 pairs from the same opening with colours swapped, optionally several at a time
 (``--concurrency``), optionally under an SPRT that stops the match as soon as it decides.
+The openings are by default the variant's balanced suite, ``openings/<variant>.txt``
+(scripts/openings.py), in order; ``--openings FILE`` or ``--random-plies K`` choose others.
 
 Example::
 
@@ -66,6 +68,9 @@ DEFAULT_MARGIN_MS = 200
 DEFAULT_HANG_TIMEOUT_S = 60.0
 DEFAULT_STARTUP_TIMEOUT_S = 20.0
 DEFAULT_RANDOM_PLIES = 4
+# The balanced opening suites (scripts/openings.py), one per variant: the default
+# openings, so that every match and SPRT starts from positions a search calls even.
+OPENINGS_DIR = os.path.join(os.path.dirname(SCRIPTS_DIR), "openings")
 
 # Reasons that are charged to the loser in the summary's fault counts.
 FAULTS = {"illegal move": "illegal", "false declaration": "illegal",
@@ -229,6 +234,11 @@ def load_openings(path: str, variant: referee.Variant, base_sfen: str) -> list[O
     if not openings:
         raise ValueError(f"{path}: no openings")
     return openings
+
+
+def default_openings_path(variant: str) -> str:
+    """The repository's balanced suite of ``variant``: ``openings/<variant>.txt``."""
+    return os.path.join(OPENINGS_DIR, f"{variant}.txt")
 
 
 def random_openings(variant: referee.Variant, base_sfen: str, plies: int, count: int,
@@ -672,7 +682,8 @@ class Match:
         where = where or f"concurrency {self.args.concurrency}"
         print(f"Match {self.names[0]} vs {self.names[1]}: {self.variant.name}, "
               f"{len(self.jobs)} games, {self.tc.describe()}, "
-              f"{len(self.openings)} openings, {where}",
+              f"{len(self.openings)} openings "
+              f"({getattr(self.args, 'openings_source', 'given')}), {where}",
               file=sys.stderr, flush=True)
 
     def print_progress(self, rec: GameRecord) -> None:
@@ -797,10 +808,14 @@ examples:
                    metavar="S", help="seconds allowed for usiok and readyok (default: %(default)s)")
     p.add_argument("--openings", metavar="FILE",
                    help="openings, one per line: an SFEN, 'startpos' or USI moves, each "
-                        "optionally followed by 'moves ...'; '#' starts a comment")
-    p.add_argument("--random-plies", type=int, default=DEFAULT_RANDOM_PLIES, metavar="K",
-                   help="without --openings: random legal plies played before the engines "
-                        "take over, 0 = the start position (default: %(default)s)")
+                        "optionally followed by 'moves ...'; '#' starts a comment "
+                        "(default: the variant's balanced suite, openings/<variant>.txt, "
+                        "unless --random-plies or --start-sfen is given)")
+    p.add_argument("--random-plies", type=int, metavar="K",
+                   help="instead of the suite: openings of K random legal plies (seeded "
+                        "by --seed), 0 = the start position; the default with --start-sfen "
+                        f"or a variant without a suite is {DEFAULT_RANDOM_PLIES}"),
+
     p.add_argument("--seed", type=int, default=1, help="seed of the random openings (default: %(default)s)")
     p.add_argument("--start-sfen", metavar="SFEN",
                    help="start position (e.g. a handicap) for random openings and for "
@@ -844,7 +859,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             raise ValueError("give --name at most twice")
         if args.games < 1 or args.concurrency < 1 or args.max_plies < 1:
             raise ValueError("--games, --concurrency and --max-plies must be positive")
-        if args.random_plies < 0:
+        if args.random_plies is not None and args.random_plies < 0:
             raise ValueError("--random-plies must not be negative")
         args.variant_path = os.path.abspath(args.variant_path)
         referee.init_pyffish(args.variant_path)
@@ -870,10 +885,18 @@ def main(argv: Optional[list[str]] = None) -> int:
         base = args.start_sfen or variant.start_sfen
         referee.Referee(variant, base)          # validates the SFEN
         pairs = math.ceil(args.games / 2)
+        suite = default_openings_path(variant.name)
         if args.openings:
             openings = load_openings(args.openings, variant, base)
+            args.openings_source = args.openings
+        elif args.random_plies is None and args.start_sfen is None \
+                and os.path.isfile(suite):
+            openings = load_openings(suite, variant, base)
+            args.openings_source = os.path.relpath(suite, os.path.dirname(SCRIPTS_DIR))
         else:
-            openings = random_openings(variant, base, args.random_plies, pairs, args.seed)
+            plies = DEFAULT_RANDOM_PLIES if args.random_plies is None else args.random_plies
+            openings = random_openings(variant, base, plies, pairs, args.seed)
+            args.openings_source = f"{plies} random plies, seed {args.seed}"
         sprt = elo_stats.Sprt.parse(args.sprt) if args.sprt else None
     except (ValueError, OSError) as e:
         parser.error(str(e))

@@ -43,6 +43,9 @@ DATAGEN OPTIONS:
     --random-plies <n>  random plies before the searches play (default 8)
     --max-plies <n>     a longer game is a draw (default 400)
     --seed <n>          game i is played from seed + i (default 1)
+    --book <file>       start positions, one SFEN a line ('#' comments), e.g.
+                        openings/<variant>.txt: game i starts from line
+                        (seed + i) mod lines, then plays its random plies
     --threads <n>       playing threads (default: the CPUs there are)
     --hash <MB>         hash table per thread (default 16)
     --eval-file <file>  play with this network (default: the built-in one)
@@ -196,8 +199,10 @@ fn run_datagen(args: &[String]) -> Result<(), String> {
         hash_mb: 16,
         out: std::path::PathBuf::new(),
         eval: kawari::nnue::EvalChoice::Default,
+        book: Vec::new(),
     };
     let mut games = None;
+    let mut book = None;
     each_flag(args, |f| {
         match f.name {
             "--variant" => cfg.variant = f.variant()?,
@@ -207,6 +212,7 @@ fn run_datagen(args: &[String]) -> Result<(), String> {
             "--random-plies" => cfg.random_plies = f.num(0, 1000)? as u32,
             "--max-plies" => cfg.max_plies = f.num(1, 100_000)? as u32,
             "--seed" => cfg.seed = f.num(0, u64::MAX)?,
+            "--book" => book = Some(std::path::PathBuf::from(f.value)),
             "--threads" => cfg.threads = f.num(1, 1024)? as usize,
             "--hash" => cfg.hash_mb = f.num(1, 65536)? as usize,
             "--eval-file" => {
@@ -226,6 +232,10 @@ fn run_datagen(args: &[String]) -> Result<(), String> {
         Ok(())
     })?;
     cfg.games = games.ok_or("--games is required")?;
+    // Read after the loop: --variant may come after --book.
+    if let Some(path) = book {
+        cfg.book = kawari::learn::datagen::read_book(&path, cfg.variant)?;
+    }
     if cfg.out.as_os_str().is_empty() {
         return Err("--out is required".into());
     }

@@ -7,6 +7,9 @@ use crate::common::{kawari_bin, rows, UsiProcess, VARIANTS};
 use std::process::{Command, Output};
 use std::time::Duration;
 
+/// The judkins suite shipped in openings/ (read by the --book checks).
+const JUDKINS_SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/judkins.txt");
+
 /// Runs `kawari args...` to the end.
 fn run(args: &[&str]) -> Output {
     Command::new(kawari_bin())
@@ -110,6 +113,31 @@ fn tools_refuse_bad_options() {
         ),
         (&["datagen", "--hand-made", "yes"], "bad --hand-made 'yes'"),
         (
+            &[
+                "datagen",
+                "--games",
+                "1",
+                "--out",
+                "x",
+                "--book",
+                "/nonexistent/book",
+            ],
+            "/nonexistent/book",
+        ),
+        // A suite is for its own variant (the default variant is shogi).
+        (
+            &[
+                "datagen",
+                "--games",
+                "1",
+                "--out",
+                "x",
+                "--book",
+                JUDKINS_SUITE,
+            ],
+            "judkins.txt:10: bad SFEN",
+        ),
+        (
             &["datagen", "--eval-file", "/nonexistent/net"],
             "cannot read",
         ),
@@ -172,6 +200,49 @@ impl Scratch {
 impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn datagen_plays_from_the_book_it_is_given() {
+    use kawari::learn::datagen::read_book;
+    use kawari::learn::record::{decode, RECORD_BYTES};
+    let dir = Scratch::new("book");
+    let data = dir.path("judkins.bin");
+    let o = run(&[
+        "datagen",
+        "--variant",
+        "judkins",
+        "--book",
+        JUDKINS_SUITE,
+        "--random-plies",
+        "0",
+        "--games",
+        "3",
+        "--nodes",
+        "300",
+        "--seed",
+        "0",
+        "--threads",
+        "1",
+        "--out",
+        &data,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("3 games"), "{}", stderr(&o));
+    let judkins = kawari::variant::Variant::by_name("judkins").unwrap();
+    let book = read_book(std::path::Path::new(JUDKINS_SUITE), judkins).unwrap();
+    let bytes = std::fs::read(&data).unwrap();
+    let records: Vec<_> = bytes
+        .chunks_exact(RECORD_BYTES)
+        .map(|c| decode(c.try_into().unwrap()).unwrap())
+        .collect();
+    // With seed 0 and no random plies, game i's first position is line i of
+    // the book (its first record, unless the search captured or was in check
+    // there: the suite's positions are quiet enough that these three are not).
+    for game in 0..3u32 {
+        let first = records.iter().find(|r| r.game == game).unwrap();
+        assert_eq!(first.sfen, book[game as usize], "game {game}");
     }
 }
 

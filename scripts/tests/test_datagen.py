@@ -2,6 +2,7 @@
 run resumable (test_cluster.py runs it on a cluster)."""
 
 import json
+import os
 import struct
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import pytest
 
 import datagen as D
 from conftest import SCRIPTS_DIR
+from test_kawari import kawari  # noqa: F401  (the fixture: the built engine)
 
 HEADER = {"options": {"variant": "judkins", "nodes": 400}, "kawari_sha256": "abc"}
 
@@ -81,3 +83,33 @@ def test_cluster_is_required_and_kawari_must_exist(tmp_path):
                                  "--kawari", str(tmp_path / "none")],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "no such file" in proc.stderr
+
+
+def test_a_shard_with_a_book_gives_the_records_of_a_single_run(kawari, tmp_path):  # noqa: F811
+    # what play_shard runs on a worker, without the cluster: games 2 and 3 as a shard
+    # (--seed seed+2, games renumbered) start from the book lines of a single run
+    from conftest import REPO_ROOT
+    book = os.path.join(REPO_ROOT, "openings", "judkins.txt")
+    o = {"variant": "judkins", "nodes": 200, "random_plies": 1, "max_plies": 60,
+         "seed": 5, "threads": 1, "hash": 1, "hand_made": False}
+
+    def records(path):
+        data = open(path, "rb").read()
+        return sorted(data[i:i + D.RECORD_BYTES] for i in range(0, len(data), D.RECORD_BYTES))
+
+    whole, shard = str(tmp_path / "whole.bin"), str(tmp_path / "shard.bin")
+    argv = D.kawari_argv(kawari, o, 0, 4, whole, None, book)
+    assert argv[-2:] == ["--book", book]
+    subprocess.run(argv, check=True, capture_output=True)
+    subprocess.run(D.kawari_argv(kawari, o, 2, 2, shard, None, book), check=True,
+                   capture_output=True)
+    with open(shard, "rb") as f:
+        renumbered = D.renumber(f.read(), 2)
+    with open(shard, "wb") as f:
+        f.write(renumbered)
+    later = [r for r in records(whole) if D.game_of(r) >= 2]
+    assert later and records(shard) == later
+    # and the book matters: without it the same games are others
+    subprocess.run(D.kawari_argv(kawari, o, 0, 4, str(tmp_path / "plain.bin"), None),
+                   check=True, capture_output=True)
+    assert records(str(tmp_path / "plain.bin")) != records(whole)

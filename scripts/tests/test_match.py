@@ -8,7 +8,7 @@ import pytest
 
 import match
 import referee as R
-from conftest import stub
+from conftest import REPO_ROOT, stub
 
 VALID_REASONS = {"checkmate", "stalemate", "repetition", "perpetual check", "bare king",
                  "declaration", "false declaration", "impasse", "move cap", "illegal move",
@@ -29,7 +29,8 @@ def test_short_random_match_per_variant(run_match, variant):
     run = run_match("--variant", variant, "--engine", stub("--seed", "1"),
                     "--engine", stub("--seed", "2"), "--name", "A", "--name", "B",
                     "--games", "2", "--depth", "1", "--max-plies", "60",
-                    "--concurrency", "2", "--crosscheck", "--seed", "7")
+                    "--concurrency", "2", "--crosscheck", "--seed", "7",
+                    "--random-plies", "4")
     wins, losses, draws, score, games = run.score
     assert games == 2 and wins + losses + draws == 2
     assert score == pytest.approx((wins + draws / 2) / 2)
@@ -70,7 +71,7 @@ def test_short_random_match_per_variant(run_match, variant):
 def test_misbehaving_engine_loses(run_match, mode, tc, reason, fault_line):
     run = run_match("--variant", "shogi", "--engine", stub(), "--engine",
                     stub("--mode", mode, "--after", "2"), "--name", "R", "--name", "X",
-                    "--games", "2", *tc)
+                    "--games", "2", "--random-plies", "4", *tc)
     assert run.score[:3] == (2, 0, 0)
     assert run.line(fault_line.split(":")[0] + ":") == fault_line
     for rec in run.records:
@@ -192,7 +193,8 @@ def test_go_commands_per_time_control(run_match, tmp_path):
     for n, (tc, pattern) in enumerate(expected.items()):
         t = tmp_path / f"t{n}.txt"
         run_match("--variant", "judkins", "--engine", stub("--transcript", str(t)),
-                  "--engine", stub(), "--games", "1", "--max-plies", "8", *tc)
+                  "--engine", stub(), "--games", "1", "--max-plies", "8",
+                  "--random-plies", "4", *tc)
         gos = [line for line in t.read_text().splitlines() if line.startswith("go")]
         assert gos and all(re.match(pattern, g) for g in gos), (tc, gos)
     # engine 1 is Black and moves first after the opening: it sees the full clocks
@@ -278,6 +280,41 @@ def test_bad_openings_file(run_match, tmp_path):
     assert run.returncode == 2 and "bad.txt:1" in run.stderr
 
 
+@pytest.mark.parametrize("variant", list(R.VARIANTS))
+def test_the_balanced_suite_is_the_default(run_match, variant):
+    suite = match.default_openings_path(variant)
+    assert suite == os.path.join(REPO_ROOT, "openings", f"{variant}.txt")
+    v = R.VARIANTS[variant]
+    book = match.load_openings(suite, v, v.start_sfen)
+    run = run_match("--variant", variant, "--engine", stub(), "--engine", stub(),
+                    "--games", "4", "--depth", "1", "--max-plies", "20")
+    recs = sorted(run.records, key=lambda r: r["game"])
+    # pairs from the suite's first lines, in order, with no plies added
+    assert [r["start_sfen"] for r in recs] == [book[0].sfen] * 2 + [book[1].sfen] * 2
+    assert book[0].sfen != book[1].sfen != v.start_sfen
+    assert all(r["opening_plies"] == 0 for r in recs)
+    assert f"{len(book)} openings (openings/{variant}.txt)" in run.stderr
+    for rec in recs:
+        replay(rec)
+
+
+def test_random_openings_instead_of_the_suite(run_match):
+    # --random-plies, or a --start-sfen, asks for random openings as before
+    run = run_match("--variant", "judkins", "--engine", stub(), "--engine", stub(),
+                    "--games", "2", "--depth", "1", "--max-plies", "10",
+                    "--random-plies", "0")
+    start = R.VARIANTS["judkins"].start_sfen
+    assert [r["start_sfen"] for r in run.records] == [start, start]
+    assert all(r["opening_plies"] == 0 for r in run.records)
+    assert "0 random plies, seed 1" in run.stderr
+    handicap = "rbnsgk/5p/6/6/P5/KGSNB1 b - 1"
+    run = run_match("--variant", "judkins", "--engine", stub(), "--engine", stub(),
+                    "--games", "2", "--depth", "1", "--max-plies", "10",
+                    "--start-sfen", handicap)
+    assert all(r["start_sfen"] == handicap and r["opening_plies"] == match.DEFAULT_RANDOM_PLIES
+               for r in run.records)
+
+
 def test_random_openings_are_seeded():
     v = R.VARIANTS["judkins"]
     a = match.random_openings(v, v.start_sfen, 6, 3, seed=5)
@@ -291,7 +328,8 @@ def test_random_openings_are_seeded():
 def test_csa_record(run_match, tmp_path):
     csa = tmp_path / "csa"
     run = run_match("--variant", "shogi", "--engine", stub(), "--engine", stub("--mode", "resign",
-                    "--after", "3"), "--games", "1", "--depth", "1", "--csa-dir", str(csa))
+                    "--after", "3"), "--games", "1", "--depth", "1", "--csa-dir", str(csa),
+                    "--random-plies", "4")
     text = (csa / "game0001.csa").read_text().splitlines()
     assert text[0] == "V2.2" and text[1].startswith("N+") and text[2].startswith("N-")
     assert "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY" in text

@@ -3,6 +3,12 @@
 //! many threads as asked; each quiet position is written with the search's
 //! score and move and the game's result (`record` has the format).
 //!
+//! With a book (`--book`, e.g. a suite of `openings/`), game `i` starts from
+//! its line `(seed + i) mod N` instead of the start position, then plays its
+//! random plies: the line is a function of the game's own seed, as its random
+//! plies are, so resumed runs and `scripts/datagen.py`'s shards (each run
+//! with `--seed seed + first`) start every game where a single run would.
+//!
 //! Positions in check, whose best move is a capture, or with a mate score
 //! are left out: a static evaluation cannot be expected to see those. A run
 //! is resumable: game `i` is played from its own seed, and a run that finds
@@ -25,7 +31,7 @@ use rand::SeedableRng;
 use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -54,6 +60,42 @@ pub struct Config {
     pub out: PathBuf,
     /// The evaluation the searches use.
     pub eval: EvalChoice,
+    /// Start positions (SFENs) of the games, or none for the variant's start
+    /// position; see the module's docs for which game takes which.
+    pub book: Vec<String>,
+}
+
+/// The SFENs of a book file: one per line, `#` starts a comment, blank lines
+/// are skipped, a leading `position` or `sfen` is allowed. Every one must be
+/// a position of `variant` whose game has not ended.
+pub fn read_book(path: &Path, variant: &'static Variant) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut book = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        let line = line.strip_prefix("position").map_or(line, str::trim_start);
+        let line = line.strip_prefix("sfen").map_or(line, str::trim_start);
+        if line.is_empty() {
+            continue;
+        }
+        check_start(variant, line).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+        book.push(line.to_string());
+    }
+    if book.is_empty() {
+        return Err(format!("{}: no positions", path.display()));
+    }
+    Ok(book)
+}
+
+/// Whether `sfen` is a position of `v` to play a game from.
+fn check_start(v: &'static Variant, sfen: &str) -> Result<(), String> {
+    with_width!(Width::for_variant(v), W => {
+        let pos = Position::<W>::from_sfen(v, sfen).map_err(|e| format!("bad SFEN '{sfen}': {e}"))?;
+        match pos.game_end() {
+            Some(_) => Err(format!("the game has ended in '{sfen}'")),
+            None => Ok(()),
+        }
+    })
 }
 
 /// What a run did.
@@ -94,6 +136,10 @@ fn games_in_file(path: &PathBuf) -> Result<HashSet<u32>, String> {
 /// Plays the games and appends their positions to `cfg.out`; progress goes
 /// to `progress` (a line every few seconds).
 pub fn run(cfg: &Config, progress: &mut (dyn FnMut(&str) + Send)) -> Result<Summary, String> {
+    // Checked here, so that a game never meets a bad line half-way through a run.
+    for sfen in &cfg.book {
+        check_start(cfg.variant, sfen)?;
+    }
     let found = games_in_file(&cfg.out)?;
     let todo: Vec<u32> = (0..cfg.games).filter(|g| !found.contains(g)).collect();
     let file = OpenOptions::new()
@@ -160,11 +206,18 @@ pub fn run(cfg: &Config, progress: &mut (dyn FnMut(&str) + Send)) -> Result<Summ
     })
 }
 
-/// One game; its records, ready to append.
-fn play<W: BitWord>(cfg: &Config, game: u32) -> Vec<u8> {
+/// Where game `game` starts: its book line (or the start position), then
+/// its random plies; None if a random ply ends the game.
+fn start_position<W: BitWord>(cfg: &Config, game: u32) -> Option<Position<W>> {
     let v = cfg.variant;
-    let mut rng = StdRng::seed_from_u64(cfg.seed.wrapping_add(game as u64));
-    let mut pos = Position::<W>::startpos(v);
+    let game_seed = cfg.seed.wrapping_add(game as u64);
+    let mut rng = StdRng::seed_from_u64(game_seed);
+    let mut pos = if cfg.book.is_empty() {
+        Position::<W>::startpos(v)
+    } else {
+        let line = &cfg.book[(game_seed % cfg.book.len() as u64) as usize];
+        Position::<W>::from_sfen(v, line).expect("book lines are checked by run")
+    };
     for _ in 0..cfg.random_plies {
         let moves = pos.legal_moves();
         let Some(&m) = moves.choose(&mut rng) else {
@@ -172,9 +225,17 @@ fn play<W: BitWord>(cfg: &Config, game: u32) -> Vec<u8> {
         };
         pos.do_move(m);
         if pos.game_end().is_some() {
-            return Vec::new();
+            return None;
         }
     }
+    Some(pos)
+}
+
+/// One game; its records, ready to append.
+fn play<W: BitWord>(cfg: &Config, game: u32) -> Vec<u8> {
+    let Some(mut pos) = start_position::<W>(cfg, game) else {
+        return Vec::new();
+    };
     let mut search = Search::new();
     let tt = TranspositionTable::new(cfg.hash_mb);
     let opts = SearchOptions {
@@ -255,6 +316,7 @@ mod tests {
             hash_mb: 1,
             out: out.clone(),
             eval: EvalChoice::Default,
+            book: Vec::new(),
         };
         let s = run(&cfg, &mut |_| {}).unwrap();
         assert_eq!((s.games, s.resumed_after), (2, 0));
@@ -300,7 +362,7 @@ mod tests {
                 games: 3,
                 threads: 1,
                 out: again.clone(),
-                ..cfg
+                ..cfg.clone()
             },
             &mut |_| {},
         )
@@ -334,6 +396,90 @@ mod tests {
         let mut c: Vec<&[u8]> = c.chunks_exact(RECORD_BYTES).collect();
         c.sort();
         assert_eq!(c, b);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_book_gives_each_game_its_line() {
+        let v = Variant::by_name("judkins").unwrap();
+        let dir = std::env::temp_dir().join(format!("kawari-book-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("book.txt");
+        // Move numbers 101 and 1001 tell the games of the two lines apart.
+        std::fs::write(
+            &path,
+            "# a suite's header\n\n\
+             rb1sgk/5p/1n4/P5/1G4/K1SNBR w - 101  # -53 cp after 6e6d 4a5c 5f5e\n\
+             position sfen r2sgk/b4p/3n2/6/PB4/KGSN1R b - 1001\n",
+        )
+        .unwrap();
+        let book = read_book(&path, v).unwrap();
+        let lines = [
+            "rb1sgk/5p/1n4/P5/1G4/K1SNBR w - 101",
+            "r2sgk/b4p/3n2/6/PB4/KGSN1R b - 1001",
+        ];
+        assert_eq!(book, lines);
+        let cfg = Config {
+            variant: v,
+            games: 4,
+            nodes: 300,
+            random_plies: 0,
+            max_plies: 200,
+            seed: 5,
+            threads: 2,
+            hash_mb: 1,
+            out: dir.join("book.bin"),
+            eval: EvalChoice::Default,
+            book,
+        };
+        // Game i takes line (seed + i) mod 2, then its random plies.
+        for game in 0..4 {
+            let pos = start_position::<u64>(&cfg, game).unwrap();
+            assert_eq!(pos.to_sfen(), lines[(5 + game as usize) % 2]);
+        }
+        let plied = Config {
+            random_plies: 3,
+            ..cfg.clone()
+        };
+        let a = start_position::<u64>(&plied, 1).unwrap().to_sfen();
+        assert_eq!(a, start_position::<u64>(&plied, 1).unwrap().to_sfen());
+        // Game 1 takes line 0 (White to move, move 101): three plies on.
+        assert!(a.contains(" b ") && a.ends_with(" 104"), "{a}");
+        // The records of a run come from those starts.
+        let _ = std::fs::remove_file(&cfg.out);
+        let s = run(&cfg, &mut |_| {}).unwrap();
+        assert_eq!(s.games, 4);
+        let bytes = std::fs::read(&cfg.out).unwrap();
+        let mut seen = std::collections::BTreeSet::new();
+        for chunk in bytes.chunks_exact(RECORD_BYTES) {
+            let r = record::decode(chunk.try_into().unwrap()).unwrap();
+            let number: u32 = r.sfen.rsplit(' ').next().unwrap().parse().unwrap();
+            let first = [101, 1001][((5 + r.game) % 2) as usize];
+            assert!(
+                (first..first + 201).contains(&number),
+                "{} {}",
+                r.game,
+                r.sfen
+            );
+            seen.insert(r.game);
+        }
+        assert_eq!(seen.len(), 4);
+        // Bad books are refused with the line that is wrong.
+        for (text, error) in [
+            ("# nothing\n", "no positions"),
+            (
+                "rbnsgk/5p/6/6/P5/KGSNBR b - 1\nrbnsgk/5p/6 b - 1\n",
+                ":2: bad SFEN",
+            ),
+            (
+                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n",
+                ":1: bad SFEN",
+            ),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let e = read_book(&path, v).unwrap_err();
+            assert!(e.contains(error), "{e}");
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -532,6 +532,7 @@ mod tests {
                 hash_mb: 1,
                 out: data.clone(),
                 eval: EvalChoice::HandMade,
+                book: Vec::new(),
             },
             &mut |_| {},
         )
