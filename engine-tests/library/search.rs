@@ -588,7 +588,11 @@ fn a_single_legal_move_is_played_quickly() {
         &SearchOptions::default(),
         &Signals::default(),
     );
-    assert!(o.elapsed < Duration::from_millis(100), "{:?}", o.elapsed);
+    // With one legal move the clock is not spent: the search stops after
+    // its first iteration (a depth, not a wall time, so a loaded machine
+    // cannot fail it).
+    let depths: Vec<u32> = o.infos.iter().map(|i| i.depth).collect();
+    assert_eq!(depths.iter().max(), Some(&1), "{depths:?}");
     let _ = run_search(
         &mut pos,
         &depth(3),
