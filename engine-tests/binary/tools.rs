@@ -8,6 +8,11 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 /// The judkins suite shipped in openings/ (read by the --book checks).
+/// A one-game datagen run from `book`.
+fn book_run(book: &str) -> [&str; 7] {
+    ["datagen", "--games", "1", "--out", "x", "--book", book]
+}
+
 const JUDKINS_SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/judkins.txt");
 
 /// Runs `kawari args...` to the end.
@@ -112,31 +117,9 @@ fn tools_refuse_bad_options() {
             "unknown option '--mirror'",
         ),
         (&["datagen", "--hand-made", "yes"], "bad --hand-made 'yes'"),
-        (
-            &[
-                "datagen",
-                "--games",
-                "1",
-                "--out",
-                "x",
-                "--book",
-                "/nonexistent/book",
-            ],
-            "/nonexistent/book",
-        ),
+        (&book_run("/nonexistent/book")[..], "/nonexistent/book"),
         // A suite is for its own variant (the default variant is shogi).
-        (
-            &[
-                "datagen",
-                "--games",
-                "1",
-                "--out",
-                "x",
-                "--book",
-                JUDKINS_SUITE,
-            ],
-            "judkins.txt:10: bad SFEN",
-        ),
+        (&book_run(JUDKINS_SUITE), "judkins.txt:10: bad SFEN"),
         (
             &["datagen", "--eval-file", "/nonexistent/net"],
             "cannot read",
