@@ -5,6 +5,7 @@
 
 use super::params::*;
 use super::shared::{RootMove, Shared, ThreadResult};
+use super::skill::weakens;
 use super::time::TimeManager;
 use super::{to_score, Info, Limits, SearchOptions, TranspositionTable};
 use crate::core::BitWord;
@@ -43,7 +44,7 @@ impl<'a> Driver<'a> {
             best_changes: 0.0,
             scores: Vec::new(),
             reported: None,
-            weakened: opts.limit_strength || opts.skill_level < SKILL_MAX_LEVEL,
+            weakened: weakens(opts, limits),
         }
     }
 

@@ -8,7 +8,7 @@
 
 use super::params::*;
 use super::shared::RootMove;
-use super::SearchOptions;
+use super::{Limits, SearchOptions};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -26,6 +26,12 @@ pub fn level_for_elo(elo: u32) -> f64 {
         (SKILL_MIN_LEVEL as f64 * (ELO_ANCHOR - e) / (ELO_ANCHOR - ELO_MIN as f64))
             .max(SKILL_MIN_LEVEL as f64)
     }
+}
+
+/// Whether a search with `opts` within `limits` plays weakened: a level
+/// below full strength is asked for, and not a mate (`go mate N` never is).
+pub(super) fn weakens(opts: &SearchOptions, limits: &Limits) -> bool {
+    (opts.limit_strength || opts.skill_level < SKILL_MAX_LEVEL) && limits.mate.is_none()
 }
 
 /// A weakened search's level and its choice.

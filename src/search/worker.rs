@@ -9,7 +9,7 @@ use super::params::*;
 use super::picker::{Heuristics, MovePicker, NodeMoves};
 use super::shared::{RootMove, Shared, ThreadResult};
 use super::shortwin::{Proof, ProofTable, ShortWin};
-use super::skill::Skill;
+use super::skill::{weakens, Skill};
 use crate::core::BitWord;
 use crate::eval::{self, EvalTables};
 use crate::nnue::Accumulators;
@@ -204,7 +204,7 @@ impl Worker {
         let opts = shared.opts;
         // A weakened main thread searches a few lines to choose from; it
         // reports those asked for. `go mate N` is never weakened.
-        let mut skill = (main && shared.limits.mate.is_none())
+        let mut skill = (main && weakens(opts, shared.limits))
             .then(|| Skill::new(opts))
             .flatten();
         let shown = if main {
