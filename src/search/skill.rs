@@ -196,4 +196,21 @@ mod tests {
             assert_eq!(s.pick(&lines).unwrap().mv, Move::from_raw(1));
         }
     }
+
+    /// A mate the search has found by the pick is played at every level: the
+    /// other lines are far more than the loss margin below it.
+    #[test]
+    fn a_found_mate_is_always_played() {
+        let lines = [line(1, MATE - 3), line(2, 50), line(3, 30), line(4, 10)];
+        for level in [SKILL_MIN_LEVEL, 0, 19] {
+            let opts = SearchOptions {
+                skill_level: level,
+                ..SearchOptions::default()
+            };
+            for _ in 0..100 {
+                let mut s = Skill::new(&opts).unwrap();
+                assert_eq!(s.pick(&lines).unwrap().mv, Move::from_raw(1), "{level}");
+            }
+        }
+    }
 }
