@@ -145,6 +145,9 @@ pub const ELO_ANCHOR: f64 = 1346.6;
 pub const ELO_PER_LEVEL: f64 = 143.4;
 /// See `ELO_ANCHOR`.
 pub const ELO_LEVEL_EXPONENT: f64 = 0.806;
+/// Below the anchor Fairy-Stockfish's fit is `shifted / per level +
+/// (shifted / this) ^ 5`, `shifted` = elo − anchor (negative).
+pub const ELO_LOW_SCALE: f64 = 500.0;
 
 // The main thread's decisions between iterations (`driver`).
 

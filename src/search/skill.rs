@@ -12,20 +12,17 @@ use super::{Limits, SearchOptions};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-/// The level (−20 to 20, 20 = full strength) that `UCI_Elo` stands for:
-/// Fairy-Stockfish's fit above its anchor, and a straight line from its
-/// anchor down to the lowest Elo below it (Fairy-Stockfish's own fit has no
-/// levels below 0). Not yet calibrated for Kawari: see the README.
+/// The level (−20 to 20, 20 = full strength) that `UCI_Elo` stands for in
+/// Fairy-Stockfish: its fit through match results above its anchor, and its
+/// steeper curve below it (1000 is about level −2.6, 500 about −19.8).
 pub fn level_for_elo(elo: u32) -> f64 {
-    let e = elo.clamp(ELO_MIN, ELO_MAX) as f64;
-    if e >= ELO_ANCHOR {
-        ((e - ELO_ANCHOR) / ELO_PER_LEVEL)
-            .powf(1.0 / ELO_LEVEL_EXPONENT)
-            .min(SKILL_MAX_LEVEL as f64)
+    let shifted = elo.clamp(ELO_MIN, ELO_MAX) as f64 - ELO_ANCHOR;
+    let level = if shifted > 0.0 {
+        (shifted / ELO_PER_LEVEL).powf(1.0 / ELO_LEVEL_EXPONENT)
     } else {
-        (SKILL_MIN_LEVEL as f64 * (ELO_ANCHOR - e) / (ELO_ANCHOR - ELO_MIN as f64))
-            .max(SKILL_MIN_LEVEL as f64)
-    }
+        shifted / ELO_PER_LEVEL + (shifted / ELO_LOW_SCALE).powi(5)
+    };
+    level.clamp(SKILL_MIN_LEVEL as f64, SKILL_MAX_LEVEL as f64)
 }
 
 /// Whether a search with `opts` within `limits` plays weakened: a level
@@ -47,10 +44,12 @@ impl Skill {
     pub(super) fn new(opts: &SearchOptions) -> Option<Skill> {
         let mut rng = StdRng::from_entropy();
         let level = if opts.limit_strength {
-            // A fractional level is played as its neighbours, in proportion.
+            // As Fairy-Stockfish: a fractional level above 0 is played as
+            // its neighbours, in proportion; one below 0 as the level
+            // towards 0 (its rounding truncates).
             let l = level_for_elo(opts.elo);
-            let below = l.floor();
-            below as i32 + i32::from(rng.gen::<f64>() < l - below)
+            let whole = l.trunc();
+            whole as i32 + i32::from(rng.gen::<f64>() < l - whole)
         } else {
             opts.skill_level
         };
@@ -127,9 +126,12 @@ mod tests {
 
     #[test]
     fn elo_maps_onto_the_levels() {
-        assert_eq!(level_for_elo(ELO_MIN), SKILL_MIN_LEVEL as f64);
-        assert_eq!(level_for_elo(0), SKILL_MIN_LEVEL as f64);
+        // Fairy-Stockfish's own values (its search.cpp, worked by hand).
+        assert!((level_for_elo(ELO_MIN) - -19.82).abs() < 0.01);
+        assert_eq!(level_for_elo(0), level_for_elo(ELO_MIN));
+        assert!((level_for_elo(1000) - -2.576).abs() < 0.01);
         assert!(level_for_elo(1347).abs() < 0.1);
+        assert!((level_for_elo(2000) - 6.56).abs() < 0.01);
         // Fairy-Stockfish's fit reaches about 18.5 at its top Elo.
         assert!((18.0..19.0).contains(&level_for_elo(ELO_MAX)));
         let mut last = f64::MIN;
