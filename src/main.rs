@@ -234,7 +234,8 @@ fn run_datagen(args: &[String]) -> Result<(), String> {
     cfg.games = games.ok_or("--games is required")?;
     // Read after the loop: --variant may come after --book.
     if let Some(path) = book {
-        cfg.book = kawari::learn::datagen::read_book(&path, cfg.variant)?;
+        cfg.book =
+            kawari::learn::datagen::read_book(&path, cfg.variant).map_err(|e| e.to_string())?;
     }
     if cfg.out.as_os_str().is_empty() {
         return Err("--out is required".into());
@@ -245,7 +246,8 @@ fn run_datagen(args: &[String]) -> Result<(), String> {
             eprintln!("{line}");
             last = Instant::now();
         }
-    })?;
+    })
+    .map_err(|e| e.to_string())?;
     eprintln!(
         "{} games, {} positions written to {} (resumed after {} games)",
         s.games,
@@ -298,7 +300,7 @@ fn run_train(args: &[String]) -> Result<(), String> {
         return Err("--data is required".into());
     }
     let out = out.ok_or("--out is required")?;
-    let (net, r) = run(&cfg, &mut |line| eprintln!("{line}"))?;
+    let (net, r) = run(&cfg, &mut |line| eprintln!("{line}")).map_err(|e| e.to_string())?;
     std::fs::write(&out, net.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
     println!(
         "{}: {} inputs, {} hidden; {} training and {} held-out positions; K {:.0}",

@@ -16,6 +16,7 @@
 //! there (with several threads, games end out of order: a run stopped early
 //! may have finished game 9 but not game 7).
 
+use super::error::{LearnError, StartProblem};
 use super::record::{self, encode, RECORD_BYTES};
 use crate::core::BitWord;
 use crate::nnue::EvalChoice;
@@ -68,8 +69,8 @@ pub struct Config {
 /// The SFENs of a book file: one per line, `#` starts a comment, blank lines
 /// are skipped, a leading `position` or `sfen` is allowed. Every one must be
 /// a position of `variant` whose game has not ended.
-pub fn read_book(path: &Path, variant: &'static Variant) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read_book(path: &Path, variant: &'static Variant) -> Result<Vec<String>, LearnError> {
+    let text = std::fs::read_to_string(path).map_err(|e| LearnError::io(path, e))?;
     let mut book = Vec::new();
     for (n, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
@@ -78,21 +79,34 @@ pub fn read_book(path: &Path, variant: &'static Variant) -> Result<Vec<String>, 
         if line.is_empty() {
             continue;
         }
-        check_start(variant, line).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+        check_start(variant, line).map_err(|e| match e {
+            LearnError::BadStart { sfen, problem, .. } => LearnError::BadStart {
+                at: Some((path.to_path_buf(), n + 1)),
+                sfen,
+                problem,
+            },
+            other => other,
+        })?;
         book.push(line.to_string());
     }
     if book.is_empty() {
-        return Err(format!("{}: no positions", path.display()));
+        return Err(LearnError::EmptyBook(path.to_path_buf()));
     }
     Ok(book)
 }
 
 /// Whether `sfen` is a position of `v` to play a game from.
-fn check_start(v: &'static Variant, sfen: &str) -> Result<(), String> {
+fn check_start(v: &'static Variant, sfen: &str) -> Result<(), LearnError> {
+    let bad = |problem| LearnError::BadStart {
+        at: None,
+        sfen: sfen.to_string(),
+        problem,
+    };
     with_width!(Width::for_variant(v), W => {
-        let pos = Position::<W>::from_sfen(v, sfen).map_err(|e| format!("bad SFEN '{sfen}': {e}"))?;
+        let pos = Position::<W>::from_sfen(v, sfen)
+            .map_err(|e| bad(StartProblem::BadSfen(e.to_string())))?;
         match pos.game_end() {
-            Some(_) => Err(format!("the game has ended in '{sfen}'")),
+            Some(_) => Err(bad(StartProblem::Ended)),
             None => Ok(()),
         }
     })
@@ -111,31 +125,30 @@ pub struct Summary {
 
 /// The game indices that have records in an existing output file (none if
 /// there is no file).
-fn games_in_file(path: &PathBuf) -> Result<HashSet<u32>, String> {
+fn games_in_file(path: &PathBuf) -> Result<HashSet<u32>, LearnError> {
     // Buffered: a file holds millions of 128-byte records.
     let mut f = match std::fs::File::open(path) {
         Ok(f) => std::io::BufReader::new(f),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashSet::new()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(e) => return Err(LearnError::io(path, e)),
     };
     let mut games = HashSet::new();
     let mut buf = [0u8; RECORD_BYTES];
     loop {
         match f.read_exact(&mut buf) {
             Ok(()) => {
-                let r = record::decode(&buf)
-                    .ok_or_else(|| format!("{}: not a datagen file", path.display()))?;
+                let r = record::decode(&buf).ok_or_else(|| LearnError::NotRecords(path.clone()))?;
                 games.insert(r.game);
             }
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(games),
-            Err(e) => return Err(format!("{}: {e}", path.display())),
+            Err(e) => return Err(LearnError::io(path, e)),
         }
     }
 }
 
 /// Plays the games and appends their positions to `cfg.out`; progress goes
 /// to `progress` (a line every few seconds).
-pub fn run(cfg: &Config, progress: &mut (dyn FnMut(&str) + Send)) -> Result<Summary, String> {
+pub fn run(cfg: &Config, progress: &mut (dyn FnMut(&str) + Send)) -> Result<Summary, LearnError> {
     // Checked here, so that a game never meets a bad line half-way through a run.
     for sfen in &cfg.book {
         check_start(cfg.variant, sfen)?;
@@ -146,24 +159,24 @@ pub fn run(cfg: &Config, progress: &mut (dyn FnMut(&str) + Send)) -> Result<Summ
         .create(true)
         .append(true)
         .open(&cfg.out)
-        .map_err(|e| format!("{}: {e}", cfg.out.display()))?;
+        .map_err(|e| LearnError::io(&cfg.out, e))?;
     // A run killed in the middle of a write leaves part of a record; cut it
     // off, or every record appended after it would be misaligned.
     let len = file
         .metadata()
-        .map_err(|e| format!("{}: {e}", cfg.out.display()))?
+        .map_err(|e| LearnError::io(&cfg.out, e))?
         .len();
     let whole = len - len % RECORD_BYTES as u64;
     if whole != len {
         file.set_len(whole)
-            .map_err(|e| format!("{}: {e}", cfg.out.display()))?;
+            .map_err(|e| LearnError::io(&cfg.out, e))?;
     }
     let out = Mutex::new(file);
     let next = AtomicUsize::new(0);
     let (games, positions) = (AtomicU32::new(0), AtomicU64::new(0));
     let progress = Mutex::new(progress);
     let start = Instant::now();
-    let failed: Mutex<Option<String>> = Mutex::new(None);
+    let failed: Mutex<Option<LearnError>> = Mutex::new(None);
     std::thread::scope(|s| {
         for _ in 0..cfg.threads.max(1) {
             s.spawn(|| loop {
@@ -177,8 +190,8 @@ pub fn run(cfg: &Config, progress: &mut (dyn FnMut(&str) + Send)) -> Result<Summ
                 let n = (bytes.len() / RECORD_BYTES) as u64;
                 let written = out
                     .lock()
-                    .map_err(|_| "output lock poisoned".to_string())
-                    .and_then(|mut f| f.write_all(&bytes).map_err(|e| e.to_string()));
+                    .map_err(|_| LearnError::OutputLock)
+                    .and_then(|mut f| f.write_all(&bytes).map_err(|e| LearnError::io(&cfg.out, e)));
                 if let Err(e) = written {
                     *failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
                     return;
@@ -477,7 +490,7 @@ mod tests {
             ),
         ] {
             std::fs::write(&path, text).unwrap();
-            let e = read_book(&path, v).unwrap_err();
+            let e = read_book(&path, v).unwrap_err().to_string();
             assert!(e.contains(error), "{e}");
         }
         let _ = std::fs::remove_dir_all(&dir);

@@ -12,6 +12,7 @@
 //! A run is reproducible from its seed for the same data and thread count
 //! (threads sum their gradients in a fixed order).
 
+use super::error::LearnError;
 use super::record::{decode, RECORD_BYTES};
 use crate::nnue::features::{Features, Layout};
 use crate::nnue::network::{Network, QA, QB, SCALE};
@@ -106,27 +107,31 @@ impl Samples {
 }
 
 /// Reads the records of `cfg.variant`; (training, held-out).
-fn load(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Samples, Samples), String> {
+fn load(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Samples, Samples), LearnError> {
     let layout = Layout::of(cfg.variant);
     let mirror = cfg.mirror && cfg.variant.mirror_symmetric();
     let (mut train, mut held) = (Samples::new(), Samples::new());
     let mut buf = [0u8; RECORD_BYTES];
     for path in &cfg.data {
-        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let file = std::fs::File::open(path).map_err(|e| LearnError::io(path, e))?;
         let mut r = std::io::BufReader::with_capacity(1 << 20, file);
         loop {
             match r.read_exact(&mut buf) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
-                Err(e) => return Err(format!("{}: {e}", path.display())),
+                Err(e) => return Err(LearnError::io(path, e)),
             }
-            let rec =
-                decode(&buf).ok_or_else(|| format!("{}: not a datagen file", path.display()))?;
+            let rec = decode(&buf).ok_or_else(|| LearnError::NotRecords(path.clone()))?;
             if rec.variant.name() != cfg.variant.name() {
                 continue;
             }
-            let pos = Position::<u128>::from_sfen(rec.variant, &rec.sfen)
-                .map_err(|e| format!("{}: bad record {}: {e:?}", path.display(), rec.sfen))?;
+            let pos = Position::<u128>::from_sfen(rec.variant, &rec.sfen).map_err(|e| {
+                LearnError::BadRecord {
+                    path: path.clone(),
+                    sfen: rec.sfen.clone(),
+                    reason: format!("{e:?}"),
+                }
+            })?;
             let f = layout.active(&pos, pos.side_to_move());
             let result = (rec.result as f32 + 1.0) / 2.0;
             if cfg.holdout > 0 && rec.game % cfg.holdout == 0 {
@@ -399,13 +404,13 @@ impl Adam {
 }
 
 /// Trains a network; `progress` gets a line per epoch.
-pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Report), String> {
+pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Report), LearnError> {
     if cfg.hidden == 0 || !cfg.hidden.is_multiple_of(16) {
-        return Err(format!("--hidden {}: a multiple of 16", cfg.hidden));
+        return Err(LearnError::Hidden(cfg.hidden));
     }
     let (train, held) = load(cfg, progress)?;
     if train.len() == 0 {
-        return Err(format!("no {} positions in the data", cfg.variant.name()));
+        return Err(LearnError::NoPositions(cfg.variant.name()));
     }
     let layout = Layout::of(cfg.variant);
     let flip: Vec<u16> = (0..layout.inputs() as u16)
@@ -481,7 +486,7 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
             step += 1;
         }
         if train_loss.is_nan() {
-            return Err("a training thread failed".into());
+            return Err(LearnError::TrainingThread);
         }
         let hl = mean_loss(&p, &held, &flip, k, cfg.lambda);
         holdout_loss.push(hl);
