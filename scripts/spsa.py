@@ -474,7 +474,9 @@ examples:
     m.add_argument("--concurrency", type=int, default=1, metavar="N",
                    help="games at the same time (default: %(default)s)")
     m.add_argument("--cluster", metavar="ADDRESS",
-                   help="play each iteration's pairs on a Ray cluster (match.py --cluster)")
+                   help="play each iteration's pairs on a Ray cluster (match.py --cluster); "
+                        "each iteration joins it anew, so give a running cluster's "
+                        "address and many --pairs")
     m.add_argument("--max-plies", type=int, default=512, metavar="N",
                    help="move cap (default: %(default)s)")
     m.add_argument("--margin", type=float, default=200, metavar="MS",
