@@ -849,55 +849,63 @@ examples:
     return p
 
 
+def setup(args: argparse.Namespace) -> tuple[list[EngineSpec], referee.Variant, TimeControl,
+                                             list[Opening], Optional[elo_stats.Sprt]]:
+    """What a ``Match`` needs, from the parsed arguments (which it checks); ValueError or
+    OSError on bad ones.  Also used by spsa.py."""
+    if len(args.engine) != 2:
+        raise ValueError("give --engine exactly twice")
+    if len(args.name) > 2:
+        raise ValueError("give --name at most twice")
+    if args.games < 1 or args.concurrency < 1 or args.max_plies < 1:
+        raise ValueError("--games, --concurrency and --max-plies must be positive")
+    if args.random_plies is not None and args.random_plies < 0:
+        raise ValueError("--random-plies must not be negative")
+    args.variant_path = os.path.abspath(args.variant_path)
+    referee.init_pyffish(args.variant_path)
+    variant = referee.get_variant(args.variant)
+    if args.tc:
+        tc = TimeControl.fischer(args.tc)
+    elif args.byoyomi:
+        tc = TimeControl.byoyomi(args.byoyomi)
+    elif args.movetime is not None:
+        tc = TimeControl("movetime", movetime_ms=args.movetime)
+    elif args.nodes is not None:
+        tc = TimeControl("nodes", nodes=args.nodes)
+    else:
+        tc = TimeControl("depth", depth=args.depth)
+    options = parse_options(args.option)
+    specs = []
+    for n, cmd in enumerate(args.engine):
+        argv_ = shlex.split(cmd)
+        if not argv_:
+            raise ValueError("empty --engine command")
+        specs.append(EngineSpec(argv_, args.name[n] if n < len(args.name) else None,
+                                options[n]))
+    base = args.start_sfen or variant.start_sfen
+    referee.Referee(variant, base)          # validates the SFEN
+    pairs = math.ceil(args.games / 2)
+    suite = default_openings_path(variant.name)
+    if args.openings:
+        openings = load_openings(args.openings, variant, base)
+        args.openings_source = args.openings
+    elif args.random_plies is None and args.start_sfen is None \
+            and os.path.isfile(suite):
+        openings = load_openings(suite, variant, base)
+        args.openings_source = os.path.relpath(suite, os.path.dirname(SCRIPTS_DIR))
+    else:
+        plies = DEFAULT_RANDOM_PLIES if args.random_plies is None else args.random_plies
+        openings = random_openings(variant, base, plies, pairs, args.seed)
+        args.openings_source = f"{plies} random plies, seed {args.seed}"
+    sprt = elo_stats.Sprt.parse(args.sprt) if args.sprt else None
+    return specs, variant, tc, openings, sprt
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if len(args.engine) != 2:
-            raise ValueError("give --engine exactly twice")
-        if len(args.name) > 2:
-            raise ValueError("give --name at most twice")
-        if args.games < 1 or args.concurrency < 1 or args.max_plies < 1:
-            raise ValueError("--games, --concurrency and --max-plies must be positive")
-        if args.random_plies is not None and args.random_plies < 0:
-            raise ValueError("--random-plies must not be negative")
-        args.variant_path = os.path.abspath(args.variant_path)
-        referee.init_pyffish(args.variant_path)
-        variant = referee.get_variant(args.variant)
-        if args.tc:
-            tc = TimeControl.fischer(args.tc)
-        elif args.byoyomi:
-            tc = TimeControl.byoyomi(args.byoyomi)
-        elif args.movetime is not None:
-            tc = TimeControl("movetime", movetime_ms=args.movetime)
-        elif args.nodes is not None:
-            tc = TimeControl("nodes", nodes=args.nodes)
-        else:
-            tc = TimeControl("depth", depth=args.depth)
-        options = parse_options(args.option)
-        specs = []
-        for n, cmd in enumerate(args.engine):
-            argv_ = shlex.split(cmd)
-            if not argv_:
-                raise ValueError("empty --engine command")
-            specs.append(EngineSpec(argv_, args.name[n] if n < len(args.name) else None,
-                                    options[n]))
-        base = args.start_sfen or variant.start_sfen
-        referee.Referee(variant, base)          # validates the SFEN
-        pairs = math.ceil(args.games / 2)
-        suite = default_openings_path(variant.name)
-        if args.openings:
-            openings = load_openings(args.openings, variant, base)
-            args.openings_source = args.openings
-        elif args.random_plies is None and args.start_sfen is None \
-                and os.path.isfile(suite):
-            openings = load_openings(suite, variant, base)
-            args.openings_source = os.path.relpath(suite, os.path.dirname(SCRIPTS_DIR))
-        else:
-            plies = DEFAULT_RANDOM_PLIES if args.random_plies is None else args.random_plies
-            openings = random_openings(variant, base, plies, pairs, args.seed)
-            args.openings_source = f"{plies} random plies, seed {args.seed}"
-        sprt = elo_stats.Sprt.parse(args.sprt) if args.sprt else None
+        specs, variant, tc, openings, sprt = setup(args)
     except (ValueError, OSError) as e:
         parser.error(str(e))
     return Match(args, specs, variant, tc, openings, sprt).run()

@@ -4,6 +4,8 @@ mod levels;
 mod mate;
 mod stress;
 mod tools;
+#[cfg(feature = "tune")]
+mod tune;
 mod uci;
 mod usi;
 mod usi_fuzz;

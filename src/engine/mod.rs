@@ -77,6 +77,9 @@ pub enum Setting {
     VariantPath(Option<String>),
     /// An option tools send that changes nothing here (`UCI_Chess960 false`).
     Unchanged,
+    /// A search tunable's value (tune build: SPSA).
+    #[cfg(feature = "tune")]
+    Tune(&'static crate::search::params::Tunable, i32),
 }
 
 /// The engine: one per protocol session. It keeps the settings and the
@@ -213,6 +216,8 @@ impl Engine {
             Setting::AnalyseMode(on) => self.analyse_mode = on,
             Setting::VariantPath(None) | Setting::Unchanged => {}
             Setting::VariantPath(Some(path)) => self.read_variant_path(&path)?,
+            #[cfg(feature = "tune")]
+            Setting::Tune(t, v) => t.set(v),
         }
         Ok(())
     }

@@ -275,23 +275,23 @@ impl Worker {
 
         if !pv_node && !in_check && !root {
             // Reverse futility pruning.
-            if depth <= RFP_DEPTH
+            if depth <= RFP_DEPTH.get()
                 && eval.abs() < MATE_BOUND
                 && beta.abs() < MATE_BOUND
-                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+                && eval - RFP_MARGIN.get() * (depth - improving as i32) >= beta
             {
                 return eval;
             }
             // Null move pruning.
-            if depth >= NMP_DEPTH
+            if depth >= NMP_DEPTH.get()
                 && eval >= beta
                 && beta.abs() < MATE_BOUND
                 && !self.frames[ply - 1].mv.is_none()
                 && self.has_material_for_null(pos)
             {
-                let r = NMP_BASE
-                    + depth / NMP_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+                let r = NMP_BASE.get()
+                    + depth / NMP_DIVISOR.get()
+                    + ((eval - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_EVAL_MAX.get());
                 self.frames[ply].mv = Move::NONE;
                 self.acc.push_null(ply);
                 pos.do_null_move();
@@ -308,7 +308,7 @@ impl Worker {
 
         // Internal iterative reduction: no hash move, so this node was not
         // searched before; spend less on it.
-        if depth >= IIR_DEPTH && tt_move.is_none() && (pv_node || cut_node) {
+        if depth >= IIR_DEPTH.get() && tt_move.is_none() && (pv_node || cut_node) {
             depth -= 1;
         }
 
@@ -349,27 +349,28 @@ impl Worker {
                     if skip_quiets {
                         continue;
                     }
-                    if depth <= LMP_DEPTH
-                        && move_count as i32 >= (LMP_BASE + depth * depth) / (2 - improving as i32)
+                    if depth <= LMP_DEPTH.get()
+                        && move_count as i32
+                            >= (LMP_BASE.get() + depth * depth) / (2 - improving as i32)
                     {
                         skip_quiets = true;
                         continue;
                     }
                     if !in_check
-                        && lmr_depth <= FUTILITY_DEPTH
-                        && eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha
+                        && lmr_depth <= FUTILITY_DEPTH.get()
+                        && eval + FUTILITY_BASE.get() + FUTILITY_MARGIN.get() * lmr_depth <= alpha
                     {
                         continue;
                     }
-                    if lmr_depth <= SEE_DEPTH
-                        && !see_ge(pos, self.et, m, -SEE_QUIET * lmr_depth * lmr_depth)
+                    if lmr_depth <= SEE_DEPTH.get()
+                        && !see_ge(pos, self.et, m, -SEE_QUIET.get() * lmr_depth * lmr_depth)
                     {
                         continue;
                     }
                 } else if !quiet
                     && !check
-                    && depth <= SEE_DEPTH
-                    && !see_ge(pos, self.et, m, -SEE_CAPTURE * depth)
+                    && depth <= SEE_DEPTH.get()
+                    && !see_ge(pos, self.et, m, -SEE_CAPTURE.get() * depth)
                 {
                     continue;
                 }
@@ -389,7 +390,7 @@ impl Worker {
 
             let mut v = -INFINITE;
             let mut full = !pv_node || move_count > 1;
-            if depth >= LMR_DEPTH && move_count > 1 + root as usize && (quiet || !pv_node) {
+            if depth >= LMR_DEPTH.get() && move_count > 1 + root as usize && (quiet || !pv_node) {
                 let mut r = self.lmr[depth.min(LMR_TABLE as i32 - 1) as usize]
                     [move_count.min(LMR_TABLE - 1)];
                 if pv_node {
@@ -408,7 +409,7 @@ impl Worker {
                     r -= 1;
                 }
                 if quiet {
-                    r -= hist / LMR_HISTORY_DIVISOR;
+                    r -= hist / LMR_HISTORY_DIVISOR.get();
                 } else {
                     r -= 1;
                 }
@@ -586,7 +587,7 @@ impl Worker {
                     } else {
                         0
                     };
-                if stand_pat + gain + DELTA_MARGIN <= alpha {
+                if stand_pat + gain + DELTA_MARGIN.get() <= alpha {
                     continue;
                 }
                 if !see_ge(pos, self.et, m, 0) {

@@ -82,6 +82,10 @@ pub struct Worker {
     pub(super) scratch: Box<MoveList>,
     pub(super) history: Box<History>,
     pub(super) lmr: Box<[[i32; LMR_TABLE]; LMR_TABLE]>,
+    /// The (base, divisor) `lmr` was built from: a tune build rebuilds it
+    /// when they change.
+    #[cfg(feature = "tune")]
+    lmr_from: (i32, i32),
     game_filter: Vec<u64>,
     pub(super) et: &'static EvalTables,
     /// The network's first layer along the current line (unused with the
@@ -102,6 +106,22 @@ pub struct Worker {
     proofs: Option<ProofTable>,
 }
 
+/// The late move reductions by depth and move count: `base + ln(depth) *
+/// ln(moves) / divisor`, truncated.
+fn lmr_table() -> Box<[[i32; LMR_TABLE]; LMR_TABLE]> {
+    // Hundredths divided as f64 are the nearest doubles to 0.6 and 2.3, the
+    // literals this table was first built from: the same table.
+    let base = LMR_BASE_X100.get() as f64 / 100.0;
+    let divisor = LMR_DIVISOR_X100.get() as f64 / 100.0;
+    let mut lmr = Box::new([[0i32; LMR_TABLE]; LMR_TABLE]);
+    for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
+        }
+    }
+    lmr
+}
+
 impl Default for Worker {
     fn default() -> Self {
         Self::new()
@@ -111,12 +131,6 @@ impl Default for Worker {
 impl Worker {
     /// A fresh worker.
     pub fn new() -> Worker {
-        let mut lmr = Box::new([[0i32; LMR_TABLE]; LMR_TABLE]);
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
-            }
-        }
         Worker {
             nodes: 0,
             seldepth: 0,
@@ -130,7 +144,9 @@ impl Worker {
             pickers: (0..MAX_PLY + 2).map(|_| MovePicker::new()).collect(),
             scratch: Box::new(MoveList::new()),
             history: History::new(),
-            lmr,
+            lmr: lmr_table(),
+            #[cfg(feature = "tune")]
+            lmr_from: (LMR_BASE_X100.get(), LMR_DIVISOR_X100.get()),
             game_filter: vec![0; GAME_FILTER_BITS / 64],
             et: eval::tables(crate::variant::Variant::default_variant()),
             acc: Accumulators::new(MAX_PLY + 2),
@@ -171,6 +187,14 @@ impl Worker {
         self.seldepth = 0;
         self.stopped = false;
         self.root_depth = 0;
+        #[cfg(feature = "tune")]
+        {
+            let from = (LMR_BASE_X100.get(), LMR_DIVISOR_X100.get());
+            if from != self.lmr_from {
+                self.lmr = lmr_table();
+                self.lmr_from = from;
+            }
+        }
         self.et = eval::tables(pos.variant());
         self.acc
             .reset(shared.opts.eval.network_for(pos.variant()), pos);
@@ -254,9 +278,9 @@ impl Worker {
                 self.pv_idx = pv_idx;
                 self.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = ASPIRATION_DELTA;
+                let mut delta = ASPIRATION_DELTA.get();
                 let (mut alpha, mut beta) =
-                    if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+                    if depth >= ASPIRATION_MIN_DEPTH.get() && prev.abs() < MATE_BOUND {
                         ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
                     } else {
                         (-INFINITE, INFINITE)
@@ -275,8 +299,8 @@ impl Worker {
                     } else {
                         break;
                     }
-                    delta += delta / ASPIRATION_GROWTH_DIVISOR + ASPIRATION_GROWTH_STEP;
-                    if delta > ASPIRATION_MAX_DELTA {
+                    delta += delta / ASPIRATION_GROWTH_DIVISOR.get() + ASPIRATION_GROWTH_STEP.get();
+                    if delta > ASPIRATION_MAX_DELTA.get() {
                         alpha = -INFINITE;
                         beta = INFINITE;
                     }

@@ -17,7 +17,8 @@ It plays uniformly random legal moves (computed with scripts/referee.py) and, af
   garbage   answer ``usi`` with lines that are not USI (and never ``usiok``)
 
 ``--no-variant-option`` hides the USI_Variant/VariantPath options (the variant then
-comes from ``--variant``); ``--transcript FILE`` appends every received command to FILE.
+comes from ``--variant``); ``--transcript FILE`` appends every received command to FILE;
+``--spin NAME=DEFAULT:MIN:MAX`` lists one more spin option (as a tune build does).
 """
 
 import argparse
@@ -137,6 +138,10 @@ class Stub:
                 self.out(f"option name USI_Variant type combo default shogi {names}")
                 self.out("option name VariantPath type string default <empty>")
             self.out("option name USI_Hash type spin default 16 min 1 max 1024")
+            for spin in self.args.spin:
+                name, _, rest = spin.partition("=")
+                default, lo, hi = rest.split(":")
+                self.out(f"option name {name} type spin default {default} min {lo} max {hi}")
             self.out("usiok")
         elif cmd == "isready":
             if self.args.after > 0 or self.args.mode in ("random", "illegal", "pawnmate", "slow"):
@@ -176,6 +181,7 @@ def main():
     p.add_argument("--variant", default="shogi", help="variant if not set by USI_Variant")
     p.add_argument("--no-variant-option", action="store_true")
     p.add_argument("--transcript")
+    p.add_argument("--spin", action="append", default=[], metavar="NAME=DEFAULT:MIN:MAX")
     args = p.parse_args()
     if args.mode == "dead":
         sys.exit(5)
