@@ -320,6 +320,8 @@ pub const MOVES_TO_GO: u64 = 50;
 pub const MOVES_TO_GO_PLY_DIVISOR: u64 = 4;
 /// ...and never fewer than this.
 pub const MIN_MOVES_TO_GO: u64 = 20;
+/// Sudden death keeps back the overhead of `moves to go + this` moves.
+pub const SUDDEN_DEATH_EXTRA_MOVES: u64 = 2;
 /// Sudden death and Fischer: the hard limit's share of the usable clock.
 pub const HARD_LIMIT_PERMILLE: u64 = 800;
 /// Share of the increment spent per move (with a clock of at least

@@ -11,7 +11,8 @@
 use super::params::{
     BYOYOMI_FLOOR_PERMILLE, BYOYOMI_MAX_CLOCK_DIVISOR, HARD_LIMIT_PERMILLE, INC_SPEND_PERMILLE,
     ITERATION_START_SHARE, LAST_MOVES_CAP_PERMILLE, LAST_MOVES_TO_GO, LOW_CLOCK_MS, MARGIN_MS,
-    MAX_OVER_OPTIMUM, MIN_MOVES_TO_GO, MOVES_TO_GO, MOVES_TO_GO_PLY_DIVISOR, USUAL_CAP_PERMILLE,
+    MAX_OVER_OPTIMUM, MIN_MOVES_TO_GO, MOVES_TO_GO, MOVES_TO_GO_PLY_DIVISOR,
+    SUDDEN_DEATH_EXTRA_MOVES, USUAL_CAP_PERMILLE,
 };
 use super::signals::Ponderhit;
 use super::Limits;
@@ -114,7 +115,17 @@ impl TimeManager {
             // game settles with a reserve that absorbs a stall of the machine.
             let inc_share =
                 inc * INC_SPEND_PERMILLE / 1000 * remaining.min(LOW_CLOCK_MS) / LOW_CLOCK_MS;
-            let opt = remaining / mtg + inc_share;
+            // Sudden death: every move still to come costs at least the
+            // overhead (the GUI's and ours), spent whether we think or not,
+            // so that much is kept back for them, as Stockfish does. Without
+            // it a long game ends with each move overdrawing the clock a
+            // little (a 484-ply Heian game at 3 s lost so in the soak).
+            let reserve = if inc == 0 && limits.movestogo.is_none() {
+                overhead * (mtg + SUDDEN_DEATH_EXTRA_MOVES)
+            } else {
+                0
+            };
+            let opt = remaining.saturating_sub(reserve) / mtg + inc_share;
             // The last moves before a time control may spend more of the clock.
             let cap = if mtg <= LAST_MOVES_TO_GO {
                 hard * LAST_MOVES_CAP_PERMILLE / 1000
@@ -233,6 +244,26 @@ mod tests {
         // made them fail now and then on a busy machine).
         assert!(tm.floor > 900, "{}", tm.floor);
         assert!(!TimeManager::new(&bare, 0, Color::Black, 40).soft_expired(0.0));
+    }
+
+    /// A sudden-death game as long as a match's move cap (256 moves of ours)
+    /// with 3 s on the clock, each move costing its target plus 3 ms the
+    /// engine cannot see (GUI, pipes, a busy machine), `NetworkDelay 0`:
+    /// the clock is never overdrawn by the referee's 200 ms margin. Without
+    /// the reserve it was at the 152nd move.
+    #[test]
+    fn sudden_death_keeps_a_reserve_for_the_moves_to_come() {
+        let mut remaining: i64 = 3000;
+        for ply in (0..512).step_by(2) {
+            let clock = remaining.max(0) as u64;
+            let tm = TimeManager::new(&limits(clock, 0, 0), 0, Color::Black, ply);
+            assert!(tm.optimum() <= tm.maximum());
+            remaining -= tm.optimum() as i64 + 3;
+            assert!(remaining > -200, "overdrawn {remaining} ms at ply {ply}");
+        }
+        // A long clock hardly notices it.
+        let tm = TimeManager::new(&limits(60_000, 0, 0), 0, Color::Black, 0);
+        assert!(tm.optimum() * MOVES_TO_GO >= 58_000, "{}", tm.optimum());
     }
 
     #[test]
