@@ -272,6 +272,16 @@ pub const ELO_ANCHOR: f64 = 1346.6;
 pub const ELO_PER_LEVEL: f64 = 143.4;
 /// See `ELO_ANCHOR`.
 pub const ELO_LEVEL_EXPONENT: f64 = 0.806;
+/// The `UCI_Elo`s at which Kawari's levels are measured against
+/// Fairy-Stockfish at the same setting, in each variant of
+/// `SKILL_CALIBRATION`.
+pub const ELO_CALIBRATION_POINTS: [u32; 4] = [1000, 1500, 2000, 2500];
+/// Per variant, the level at which Kawari scores about 50% against
+/// Fairy-Stockfish at each of `ELO_CALIBRATION_POINTS` (measured: README,
+/// "Levels"). Kawari's search sees more at the same depth, so the same
+/// level is stronger than Fairy-Stockfish's. The Heian boards share
+/// `heian`'s row; a variant without one uses Fairy-Stockfish's levels.
+pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 0] = [];
 /// Below the anchor Fairy-Stockfish's fit is `shifted / per level +
 /// (shifted / this) ^ 5`, `shifted` = elo − anchor (negative).
 pub const ELO_LOW_SCALE: f64 = 500.0;

@@ -25,6 +25,42 @@ pub fn level_for_elo(elo: u32) -> f64 {
     level.clamp(SKILL_MIN_LEVEL as f64, SKILL_MAX_LEVEL as f64)
 }
 
+/// The level Kawari plays `UCI_Elo elo` at in `variant` (its name): the
+/// measured levels of `SKILL_CALIBRATION`, interpolated in Elo between its
+/// points and following Fairy-Stockfish's curve beyond them; below full
+/// strength whatever the Elo, as in Fairy-Stockfish.
+pub fn calibrated_level(variant: &str, elo: u32) -> f64 {
+    let row = SKILL_CALIBRATION
+        .iter()
+        .find(|(name, _)| variant == *name)
+        .or_else(|| {
+            SKILL_CALIBRATION
+                .iter()
+                .find(|(name, _)| *name == "heian" && variant.starts_with("heian"))
+        });
+    match row {
+        Some((_, levels)) => level_on(levels, elo),
+        None => level_for_elo(elo),
+    }
+}
+
+/// `elo`'s level on a row of levels measured at `ELO_CALIBRATION_POINTS`.
+fn level_on(levels: &[f64; 4], elo: u32) -> f64 {
+    let points = ELO_CALIBRATION_POINTS;
+    let e = elo.clamp(ELO_MIN, ELO_MAX);
+    let (first, last) = (points[0], points[points.len() - 1]);
+    let level = if e <= first {
+        levels[0] + level_for_elo(e) - level_for_elo(first)
+    } else if e >= last {
+        levels[3] + level_for_elo(e) - level_for_elo(last)
+    } else {
+        let i = points.iter().rposition(|&p| p <= e).unwrap_or(0);
+        let t = (e - points[i]) as f64 / (points[i + 1] - points[i]) as f64;
+        levels[i] + t * (levels[i + 1] - levels[i])
+    };
+    level.clamp(SKILL_MIN_LEVEL as f64, level_for_elo(ELO_MAX))
+}
+
 /// Whether a search with `opts` within `limits` plays weakened: a level
 /// below full strength is asked for, and not a mate (`go mate N` never is).
 pub(super) fn weakens(opts: &SearchOptions, limits: &Limits) -> bool {
@@ -41,15 +77,14 @@ pub(super) struct Skill {
 
 impl Skill {
     /// The weakness `opts` ask for; `None` at full strength.
-    pub(super) fn new(opts: &SearchOptions) -> Option<Skill> {
+    pub(super) fn new(opts: &SearchOptions, variant: &str) -> Option<Skill> {
         let mut rng = StdRng::from_entropy();
         let level = if opts.limit_strength {
-            // As Fairy-Stockfish: a fractional level above 0 is played as
-            // its neighbours, in proportion; one below 0 as the level
-            // towards 0 (its rounding truncates).
-            let l = level_for_elo(opts.elo);
-            let whole = l.trunc();
-            whole as i32 + i32::from(rng.gen::<f64>() < l - whole)
+            // A fractional level is played as its two neighbours, in
+            // proportion.
+            let l = calibrated_level(variant, opts.elo);
+            let below = l.floor();
+            below as i32 + i32::from(rng.gen::<f64>() < l - below)
         } else {
             opts.skill_level
         };
@@ -142,22 +177,44 @@ mod tests {
         }
     }
 
+    /// Between the measured points the level is interpolated; beyond them it
+    /// follows Fairy-Stockfish's curve, never reaching full strength.
+    #[test]
+    fn a_calibration_row_maps_every_elo() {
+        let row = [-9.0, -5.0, 0.0, 6.0];
+        for (i, &p) in ELO_CALIBRATION_POINTS.iter().enumerate() {
+            assert!((level_on(&row, p) - row[i]).abs() < 1e-9);
+        }
+        assert!((level_on(&row, 1250) - -7.0).abs() < 1e-9);
+        assert!((level_on(&row, 2250) - 3.0).abs() < 1e-9);
+        let below = level_for_elo(800) - level_for_elo(1000);
+        assert!((level_on(&row, 800) - (-9.0 + below)).abs() < 1e-9);
+        assert_eq!(level_on(&row, ELO_MIN), SKILL_MIN_LEVEL as f64);
+        assert!(level_on(&row, ELO_MAX) < SKILL_MAX_LEVEL as f64);
+        let mut last = f64::MIN;
+        for elo in (ELO_MIN..=ELO_MAX).step_by(25) {
+            let l = level_on(&row, elo);
+            assert!(l >= last, "{elo}: {l} after {last}");
+            last = l;
+        }
+    }
+
     #[test]
     fn full_strength_is_no_skill() {
         let full = SearchOptions::default();
-        assert!(Skill::new(&full).is_none());
+        assert!(Skill::new(&full, "shogi").is_none());
         let top_elo = SearchOptions {
             limit_strength: true,
             elo: ELO_MAX,
             ..SearchOptions::default()
         };
         // As in Fairy-Stockfish, the top Elo is a level below full strength.
-        assert!(Skill::new(&top_elo).is_some());
+        assert!(Skill::new(&top_elo, "shogi").is_some());
         let weak = SearchOptions {
             skill_level: 0,
             ..SearchOptions::default()
         };
-        assert!(Skill::new(&weak).is_some());
+        assert!(Skill::new(&weak, "shogi").is_some());
     }
 
     /// A low level picks among the lines, not always the best; a level one
@@ -173,7 +230,7 @@ mod tests {
             };
             let mut counts = [0; 4];
             for _ in 0..400 {
-                let mut s = Skill::new(&opts).unwrap();
+                let mut s = Skill::new(&opts, "shogi").unwrap();
                 let r = s.pick(&lines).unwrap();
                 counts[lines.iter().position(|l| l.mv == r.mv).unwrap()] += 1;
             }
@@ -194,7 +251,7 @@ mod tests {
             ..SearchOptions::default()
         };
         for _ in 0..100 {
-            let mut s = Skill::new(&opts).unwrap();
+            let mut s = Skill::new(&opts, "shogi").unwrap();
             assert_eq!(s.pick(&lines).unwrap().mv, Move::from_raw(1));
         }
     }
@@ -210,7 +267,7 @@ mod tests {
                 ..SearchOptions::default()
             };
             for _ in 0..100 {
-                let mut s = Skill::new(&opts).unwrap();
+                let mut s = Skill::new(&opts, "shogi").unwrap();
                 assert_eq!(s.pick(&lines).unwrap().mv, Move::from_raw(1), "{level}");
             }
         }

@@ -229,7 +229,7 @@ impl Worker {
         // A weakened main thread searches a few lines to choose from; it
         // reports those asked for. `go mate N` is never weakened.
         let mut skill = (main && weakens(opts, shared.limits))
-            .then(|| Skill::new(opts))
+            .then(|| Skill::new(opts, pos.variant().name()))
             .flatten();
         let shown = if main {
             (opts.multipv.max(1) as usize).min(self.root_moves.len())
