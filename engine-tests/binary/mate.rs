@@ -201,6 +201,16 @@ fn long_classic_microcosmos() {
     long_classic("microcosmos", 16384, 30);
 }
 
+/// ミクロコスモス with an 8 GB table: a verified mate of the published 1525
+/// plies within 15 minutes (the machine needs 9 GB free and a core to
+/// itself). Ignored by default:
+/// `cargo test --release --test engine -- --ignored long_microcosmos_8g`
+#[test]
+#[ignore]
+fn long_microcosmos_8g() {
+    long_classic("microcosmos", 8192, 15);
+}
+
 /// The classics (`data/classics-*.tsv`: 将棋無双 and 将棋図巧, 100 problems
 /// each, see PROVENANCE.md): every position reads in the rules core, the
 /// attacker (to move, without a king) is not in check and has a check, and

@@ -147,8 +147,12 @@ pub fn solve<W: BitWord>(
             Some(line) => MateAnswer::Mate(line),
             None => MateAnswer::Timeout,
         }
-    } else {
+    } else if n.dn == 0 {
         MateAnswer::NoMate
+    } else {
+        // Neither proven nor disproven (a search ends only so when it was
+        // stopped; never read as "no mate").
+        MateAnswer::Timeout
     };
     let nodes = dfpn.nodes;
     drop(dfpn);
