@@ -330,7 +330,7 @@ pub const MOVES_TO_GO: u64 = 50;
 pub const MOVES_TO_GO_PLY_DIVISOR: u64 = 4;
 /// ...and never fewer than this.
 pub const MIN_MOVES_TO_GO: u64 = 20;
-/// Sudden death keeps back the overhead of `moves to go + this` moves.
+/// Sudden death keeps back `MARGIN_MS` for each of `moves to go + this` moves.
 pub const SUDDEN_DEATH_EXTRA_MOVES: u64 = 2;
 /// Sudden death and Fischer: the hard limit's share of the usable clock.
 pub const HARD_LIMIT_PERMILLE: u64 = 800;

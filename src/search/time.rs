@@ -115,13 +115,16 @@ impl TimeManager {
             // game settles with a reserve that absorbs a stall of the machine.
             let inc_share =
                 inc * INC_SPEND_PERMILLE / 1000 * remaining.min(LOW_CLOCK_MS) / LOW_CLOCK_MS;
-            // Sudden death: every move still to come costs at least the
-            // overhead (the GUI's and ours), spent whether we think or not,
-            // so that much is kept back for them, as Stockfish does. Without
-            // it a long game ends with each move overdrawing the clock a
-            // little (a 484-ply Heian game at 3 s lost so in the soak).
+            // Sudden death: every move still to come costs a few ms that we
+            // spend whether we think or not (answering, pipes, a busy
+            // machine), so our margin is kept back for each of them, as
+            // Stockfish keeps its Move Overhead. Without it a long game ends
+            // with each move overdrawing the clock a little (a 484-ply Heian
+            // game at 3 s lost so in the soak). `NetworkDelay` is taken off
+            // each move as it comes, not reserved ahead: 50 ms for 50 moves
+            // would leave nothing to think with on a short clock.
             let reserve = if inc == 0 && limits.movestogo.is_none() {
-                overhead * (mtg + SUDDEN_DEATH_EXTRA_MOVES)
+                MARGIN_MS * (mtg + SUDDEN_DEATH_EXTRA_MOVES)
             } else {
                 0
             };
@@ -261,9 +264,12 @@ mod tests {
             remaining -= tm.optimum() as i64 + 3;
             assert!(remaining > -200, "overdrawn {remaining} ms at ply {ply}");
         }
-        // A long clock hardly notices it.
+        // A long clock hardly notices it, and NetworkDelay is not reserved
+        // ahead: 50 ms still thinks at 3 s.
         let tm = TimeManager::new(&limits(60_000, 0, 0), 0, Color::Black, 0);
         assert!(tm.optimum() * MOVES_TO_GO >= 58_000, "{}", tm.optimum());
+        let tm = TimeManager::new(&limits(3000, 0, 0), 50, Color::Black, 0);
+        assert!(tm.optimum() >= 35, "{}", tm.optimum());
     }
 
     #[test]
