@@ -281,7 +281,11 @@ pub const ELO_CALIBRATION_POINTS: [u32; 4] = [1000, 1500, 2000, 2500];
 /// "Levels"). Kawari's search sees more at the same depth, so the same
 /// level is stronger than Fairy-Stockfish's. The Heian boards share
 /// `heian`'s row; a variant without one uses Fairy-Stockfish's levels.
-pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 0] = [];
+pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 1] = [
+    // A first pass at 2+0.02, 24 games a point (±150-190 Elo): levels -8,
+    // -4 / -2 / 1.1, 1 / 5 and 8 against 1000, 1500, 2000 and 2500.
+    ("shogi", [-8.0, -1.0, 4.3, 7.0]),
+];
 /// Below the anchor Fairy-Stockfish's fit is `shifted / per level +
 /// (shifted / this) ^ 5`, `shifted` = elo − anchor (negative).
 pub const ELO_LOW_SCALE: f64 = 500.0;
