@@ -304,46 +304,8 @@ pub fn option_lines(dialect: Dialect) -> Vec<String> {
             };
             Some(format!("option name {name} {ty}"))
         })
-        .chain(tune_lines())
+        .chain(super::tune_options::lines())
         .collect()
-}
-
-/// A tune build's search tunables, as spins under their constants' names
-/// (both dialects).
-#[cfg(feature = "tune")]
-fn tune_lines() -> impl Iterator<Item = String> {
-    crate::search::params::TUNABLES.iter().map(|t| {
-        format!(
-            "option name {} type spin default {} min {} max {}",
-            t.name, t.default, t.min, t.max
-        )
-    })
-}
-
-/// The normal build has no tune options.
-#[cfg(not(feature = "tune"))]
-fn tune_lines() -> std::iter::Empty<String> {
-    std::iter::empty()
-}
-
-/// `setoption` of a search tunable (tune build), if `name` is one.
-#[cfg(feature = "tune")]
-fn tune_setting(name: &str, value: Option<&str>) -> Option<Result<Setting, OptionError>> {
-    let t = crate::search::params::Tunable::by_name(name)?;
-    let value = value.map(str::trim).filter(|v| !v.is_empty());
-    Some(match value {
-        None => Err(OptionError::MissingValue(t.name)),
-        Some(v) => v
-            .parse::<i32>()
-            .ok()
-            .filter(|n| (t.min..=t.max).contains(n))
-            .map(|n| Setting::Tune(t, n))
-            .ok_or_else(|| OptionError::BadValue {
-                name: t.name,
-                value: v.to_string(),
-                expected: format!("an integer from {} to {}", t.min, t.max),
-            }),
-    })
 }
 
 /// Why a `setoption` was refused.
@@ -388,7 +350,7 @@ impl std::error::Error for OptionError {}
 /// Names are matched ignoring case; so are check and combo values.
 pub fn setting(name: &str, value: Option<&str>) -> Result<Setting, OptionError> {
     #[cfg(feature = "tune")]
-    if let Some(s) = tune_setting(name, value) {
+    if let Some(s) = super::tune_options::setting(name, value) {
         return s;
     }
     let all = specs();
@@ -780,51 +742,5 @@ mod tests {
         }
         let e = setting("UCI_Chess960", Some("true")).unwrap_err();
         assert!(e.to_string().contains("Chess960"), "{e}");
-    }
-
-    /// A tune build lists every tunable in both dialects, after the usual
-    /// options, and maps `setoption` onto it within its range. (The value
-    /// itself is set by the engine; engine-tests' `tune` test shows that.)
-    #[cfg(feature = "tune")]
-    #[test]
-    fn tune_options() {
-        use crate::search::params::{Tunable, RFP_MARGIN, TUNABLES};
-        for d in [Dialect::Usi, Dialect::Uci] {
-            let lines = option_lines(d);
-            let tail = &lines[lines.len() - TUNABLES.len()..];
-            for (t, l) in TUNABLES.iter().zip(tail) {
-                assert_eq!(
-                    *l,
-                    format!(
-                        "option name {} type spin default {} min {} max {}",
-                        t.name, t.default, t.min, t.max
-                    )
-                );
-            }
-        }
-        assert!(option_lines(Dialect::Usi)
-            .contains(&"option name RFP_MARGIN type spin default 90 min 45 max 180".to_string()));
-        assert!(option_lines(Dialect::Usi).contains(
-            &"option name LMR_BASE_X100 type spin default 60 min 30 max 120".to_string()
-        ));
-        match setting("rfp_margin", Some("120")) {
-            Ok(Setting::Tune(t, 120)) => assert!(std::ptr::eq(t, &RFP_MARGIN)),
-            other => panic!("{other:?}"),
-        }
-        for (value, ok) in [("45", true), ("180", true), ("44", false), ("181", false)] {
-            assert_eq!(setting("RFP_MARGIN", Some(value)).is_ok(), ok, "{value}");
-        }
-        assert!(matches!(
-            setting("RFP_MARGIN", None),
-            Err(OptionError::MissingValue("RFP_MARGIN"))
-        ));
-        assert!(matches!(
-            setting("RFP_MARGIN", Some("x")),
-            Err(OptionError::BadValue { .. })
-        ));
-        assert!(Tunable::by_name("NO_SUCH").is_none());
-        for t in TUNABLES {
-            assert_eq!(t.get(), t.default, "{}", t.name);
-        }
     }
 }
