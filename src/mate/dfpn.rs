@@ -10,6 +10,7 @@
 //! would not need the loop). The graph-history problem costs re-searches
 //! below that position but never makes a false "no mate" of a table entry.
 
+use super::combine::{delta, summarize, summed};
 use super::table::{MateTable, Numbers, INF, NO_LIMIT};
 use crate::core::{BitWord, Bitboard, Color};
 use crate::position::{Move, Position};
@@ -28,22 +29,22 @@ const POLL_NODES: u64 = 4096;
 
 /// One move of an expanded node and what is known below it.
 #[derive(Copy, Clone)]
-struct Child {
-    mv: Move,
-    n: Numbers,
+pub(super) struct Child {
+    pub(super) mv: Move,
+    pub(super) n: Numbers,
     /// A drop on a square where another kind's drop comes first: searched
     /// only once that one is proven (most interpositions fail alike, and the
     /// first proof usually covers the rest by hand superiority). The
     /// weakest kind comes first: its capture gives the attacker least, so
     /// it is the likeliest to hold.
-    hidden: bool,
+    pub(super) hidden: bool,
     /// When disproven: the ply of the highest position on the path the
     /// disproof rests on a repetition of (`NO_REP`: none).
-    rep: u16,
+    pub(super) rep: u16,
     /// Board key after `mv`.
-    key: u64,
+    pub(super) key: u64,
     /// The attacker's hand after `mv`, packed.
-    hand: u64,
+    pub(super) hand: u64,
 }
 
 /// What a search of a node found, and the ply of the highest position on
@@ -56,7 +57,7 @@ struct Found {
 
 /// `rep` of a disproof that rests on no repetition (and of every result
 /// that is not a disproof).
-const NO_REP: u16 = u16::MAX;
+pub(super) const NO_REP: u16 = u16::MAX;
 
 /// Where colour `c`'s kind `k` starts in `DfPn::hand_keys` (one entry per
 /// count, 0 to `MAX_HAND_COUNT`).
@@ -557,7 +558,7 @@ impl<'t> DfPn<'t> {
 }
 
 /// Numbers of a position not searched yet.
-const UNKNOWN: Numbers = Numbers {
+pub(super) const UNKNOWN: Numbers = Numbers {
     pn: 1,
     dn: 1,
     len: 0,
@@ -566,7 +567,7 @@ const UNKNOWN: Numbers = Numbers {
 
 /// Numbers of a position without a mate (`len`: within any number of
 /// plies).
-const DISPROVEN: Numbers = Numbers {
+pub(super) const DISPROVEN: Numbers = Numbers {
     pn: INF,
     dn: 0,
     len: NO_LIMIT,
@@ -577,7 +578,7 @@ const DISPROVEN: Numbers = Numbers {
 /// `plies`: the reach is rounded up to the next length a mate could not
 /// have (the attacker mates in an odd number of plies, the defender is
 /// mated in an even number).
-fn disproven_within(plies: u16, or: bool) -> Numbers {
+pub(super) fn disproven_within(plies: u16, or: bool) -> Numbers {
     let odd = plies % 2 == 1;
     let plies = if plies != NO_LIMIT && odd == or {
         plies + 1
@@ -588,174 +589,6 @@ fn disproven_within(plies: u16, or: bool) -> Numbers {
         len: plies,
         ..DISPROVEN
     }
-}
-
-/// A node's numbers from its children's: OR takes the least proof number and
-/// for the disproof number the `delta` of its children, AND the least
-/// disproof number and for the proof number the `delta`. Also the mate length when
-/// proven (shortest for the attacker, longest for the defender) and, when
-/// disproven, the highest position on the path the disproof rests on a
-/// repetition of (`NO_REP`: none).
-fn summarize(children: &[Child], or: bool) -> (Numbers, u16) {
-    let mut pn_min = INF;
-    let mut dn_min = INF;
-    let mut len_min = u16::MAX;
-    let mut len_max = 0u16;
-    // Disproven children: the least reach and the highest repetition
-    // (every one counts at OR), and the best disproof (at AND: the one
-    // resting least on the path, then with the greatest reach).
-    let mut reach_min = NO_LIMIT;
-    let mut rep_min = NO_REP;
-    let mut best_disproof: Option<(u16, u16)> = None;
-    for c in children.iter().filter(|c| !c.hidden) {
-        pn_min = pn_min.min(c.n.pn);
-        dn_min = dn_min.min(c.n.dn);
-        if c.n.pn == 0 {
-            len_min = len_min.min(c.n.len);
-            len_max = len_max.max(c.n.len);
-        }
-        if c.n.dn == 0 {
-            reach_min = reach_min.min(c.n.len);
-            rep_min = rep_min.min(c.rep);
-            best_disproof = best_disproof.max(Some((c.rep, c.n.len)));
-        }
-    }
-    let sum = delta(children, or, None).total();
-    let (pn_sum, dn_sum) = if or { (0, sum) } else { (sum, 0) };
-    if or {
-        if children.is_empty() {
-            // No check: no mate.
-            return (DISPROVEN, NO_REP);
-        }
-        if dn_sum == 0 {
-            return (disproven_within(reach_min.saturating_add(1), true), rep_min);
-        }
-        let len = if pn_min == 0 { len_min + 1 } else { 0 };
-        (
-            Numbers {
-                pn: pn_min,
-                dn: dn_sum,
-                len,
-                hand: 0,
-            },
-            NO_REP,
-        )
-    } else {
-        if children.is_empty() {
-            // Checked with no legal move: mate.
-            // Mated (`mid` sets the proof hand).
-            return (
-                Numbers {
-                    pn: 0,
-                    dn: INF,
-                    ..UNKNOWN
-                },
-                NO_REP,
-            );
-        }
-        let len = if pn_sum == 0 { len_max + 1 } else { 0 };
-        if let Some((rep, reach)) = best_disproof {
-            return (disproven_within(reach.saturating_add(1), false), rep);
-        }
-        (
-            Numbers {
-                pn: pn_sum,
-                dn: dn_min,
-                len,
-                hand: 0,
-            },
-            NO_REP,
-        )
-    }
-}
-
-/// The summed number of a node (the disproof number at OR, the proof number
-/// at AND) in two parts: a sum over the children counted in full
-/// (`summed`), and over the others (moves that mostly lead to the same
-/// positions) the largest plus one per other open child.
-#[derive(Copy, Clone, Default)]
-struct Delta {
-    /// Sum over the children counted in full.
-    sum: u32,
-    /// The largest number among the others.
-    max: u32,
-    /// How many of the others are open (number not 0).
-    open: u32,
-    /// Whether a child's number is `INF`.
-    decided: bool,
-}
-
-impl Delta {
-    /// The node's number. Only a child's `INF` (a node decided) makes it
-    /// `INF`: sums of open children's numbers stop short of it. Summed
-    /// proof numbers grow fast where the same positions are counted along
-    /// several paths, and an open `INF` read as a disproof: 無双73 (no mate)
-    /// came back with pn `INF`, dn 15 after 7.1M nodes, a false `nomate`
-    /// had it been a problem with a mate.
-    fn total(self) -> u32 {
-        let most = if self.open == 0 {
-            0
-        } else {
-            self.max.saturating_add(self.open - 1)
-        };
-        if self.decided {
-            INF
-        } else {
-            self.sum.saturating_add(most).min(INF - 1)
-        }
-    }
-
-    /// With `self` taken over a node's other children: what they add to a
-    /// child's number in the node's (counted in full if `child_summed`,
-    /// else by the largest-plus-one rule, as the largest: the node reaches
-    /// its threshold when the child reaches the threshold less this).
-    fn rest(self, child_summed: bool) -> u32 {
-        if child_summed {
-            self.total()
-        } else {
-            self.sum.saturating_add(self.open).min(INF)
-        }
-    }
-}
-
-/// Whether `c`'s number counts in full in its node's summed number: at AND
-/// nodes the defender's moves that are not drops (king moves, captures of
-/// the checker, pieces moved between). Their proofs are different work,
-/// and counting them by the largest plus one made a king with three flights
-/// look as easy as one with a single flight plus two: the search went deep
-/// into wide defences it took for narrow. 図巧4's first proof took 20.1M
-/// nodes (14.2M with the thresholds fixed), 0.2M now; 無双48's none in 30M,
-/// 8.5M now. Drops (interpositions, one kind per square shown at a time)
-/// mostly lead to the same positions, and the attacker's checks at OR nodes
-/// often transpose; those keep the largest-plus-one rule (summing the
-/// checks' disproof numbers too took more nodes on a sample of 38 classics
-/// solved in full: 38.3M against 36.6M).
-#[inline]
-fn summed(c: &Child, or: bool) -> bool {
-    !or && !c.mv.is_drop()
-}
-
-/// The summed number (dn at OR, pn at AND) over the shown children but
-/// `skip`.
-fn delta(children: &[Child], or: bool, skip: Option<usize>) -> Delta {
-    let mut d = Delta::default();
-    for (i, c) in children.iter().enumerate() {
-        if c.hidden || Some(i) == skip {
-            continue;
-        }
-        let x = if or { c.n.dn } else { c.n.pn };
-        if x == 0 {
-            continue;
-        }
-        d.decided |= x >= INF;
-        if summed(c, or) {
-            d.sum = d.sum.saturating_add(x);
-        } else {
-            d.max = d.max.max(x);
-            d.open += 1;
-        }
-    }
-    d
 }
 
 /// Evasions of the defender to move, with the drops on one square counted

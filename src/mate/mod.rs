@@ -13,6 +13,7 @@
 //! The attacker is the side to move; it may have no king. Every variant
 //! works: Heian has no drops, and a bare king there is not a mate.
 
+mod combine;
 pub mod dfpn;
 pub mod line;
 pub mod polish;
