@@ -33,11 +33,12 @@ impl<'a> Driver<'a> {
         on_info: &'a mut dyn FnMut(&Info),
     ) -> Driver<'a> {
         Driver {
-            tm: TimeManager::new(
+            tm: TimeManager::for_game(
                 limits,
                 opts.move_overhead,
                 pos.side_to_move(),
                 pos.game_ply(),
+                pos.variant().def.game_moves,
             ),
             on_info,
             last_best: Move::NONE,

@@ -41,16 +41,39 @@ pub struct TimeManager {
     overhead: u64,
     us: Color,
     game_ply: u32,
+    /// Moves a side plays in a typical game of the variant.
+    game_moves: u64,
 }
 
-/// Expected number of our moves still to play, from the game ply.
-fn moves_to_go(game_ply: u32) -> u64 {
-    (MOVES_TO_GO.saturating_sub(game_ply as u64 / MOVES_TO_GO_PLY_DIVISOR)).max(MIN_MOVES_TO_GO)
+/// Expected number of our moves still to play, from the game ply and the
+/// variant's typical game: at first its length in moves (at most
+/// `MOVES_TO_GO`), one fewer every few plies, never below the same share of
+/// it as `MIN_MOVES_TO_GO` is of `MOVES_TO_GO`. Short games (Judkins) so
+/// spend their clock instead of ending with half of it left; variants whose
+/// games outlast `MOVES_TO_GO` all get the same curve.
+fn moves_to_go(game_ply: u32, game_moves: u64) -> u64 {
+    let start = game_moves.clamp(1, MOVES_TO_GO);
+    let least = (start * MIN_MOVES_TO_GO / MOVES_TO_GO).max(1);
+    start
+        .saturating_sub(game_ply as u64 / MOVES_TO_GO_PLY_DIVISOR)
+        .max(least)
 }
 
 impl TimeManager {
-    /// Budgets for `us` from `limits`, starting now.
+    /// Budgets for `us` from `limits`, starting now, in a game of typical
+    /// length (`MOVES_TO_GO` moves a side or more).
     pub fn new(limits: &Limits, overhead: u64, us: Color, game_ply: u32) -> TimeManager {
+        TimeManager::for_game(limits, overhead, us, game_ply, MOVES_TO_GO)
+    }
+
+    /// `new`, in a variant whose games last about `game_moves` moves a side.
+    pub fn for_game(
+        limits: &Limits,
+        overhead: u64,
+        us: Color,
+        game_ply: u32,
+        game_moves: u64,
+    ) -> TimeManager {
         let now = Instant::now();
         let mut tm = TimeManager {
             start: now,
@@ -64,6 +87,7 @@ impl TimeManager {
             overhead,
             us,
             game_ply,
+            game_moves,
         };
         tm.budget(limits);
         tm
@@ -92,9 +116,19 @@ impl TimeManager {
         let Some(remaining) = limits.time[us.index()].or((byo > 0 || inc > 0).then_some(0)) else {
             return;
         };
+        // In sudden death a game longer than expected cannot be paid for by
+        // increments: every variant keeps the long games' curve (a 256-move
+        // Judkins game at 3 s was overdrawn with its own).
+        let sudden_death = byo == 0 && inc == 0 && limits.movestogo.is_none();
+        let game_moves = if sudden_death {
+            MOVES_TO_GO
+        } else {
+            tm.game_moves
+        };
+        let expected = moves_to_go(tm.game_ply, game_moves);
         let mtg = match limits.movestogo {
-            Some(n) => (n.max(1) as u64).min(moves_to_go(tm.game_ply)),
-            None => moves_to_go(tm.game_ply),
+            Some(n) => (n.max(1) as u64).min(expected),
+            None => expected,
         };
         tm.managed = true;
         tm.flexible = true;
@@ -123,7 +157,7 @@ impl TimeManager {
             // game at 3 s lost so in the soak). `NetworkDelay` is taken off
             // each move as it comes, not reserved ahead: 50 ms for 50 moves
             // would leave nothing to think with on a short clock.
-            let reserve = if inc == 0 && limits.movestogo.is_none() {
+            let reserve = if sudden_death {
                 MARGIN_MS * (mtg + SUDDEN_DEATH_EXTRA_MOVES)
             } else {
                 0
@@ -254,15 +288,28 @@ mod tests {
     /// engine cannot see (GUI, pipes, a busy machine), `NetworkDelay 0`:
     /// the clock is never overdrawn by the referee's 200 ms margin. Without
     /// the reserve it was at the 152nd move.
+    /// Every built-in variant's game length is checked.
     #[test]
     fn sudden_death_keeps_a_reserve_for_the_moves_to_come() {
-        let mut remaining: i64 = 3000;
-        for ply in (0..512).step_by(2) {
-            let clock = remaining.max(0) as u64;
-            let tm = TimeManager::new(&limits(clock, 0, 0), 0, Color::Black, ply);
-            assert!(tm.optimum() <= tm.maximum());
-            remaining -= tm.optimum() as i64 + 3;
-            assert!(remaining > -200, "overdrawn {remaining} ms at ply {ply}");
+        for def in crate::variant::BUILTIN {
+            let mut remaining: i64 = 3000;
+            for ply in (0..512).step_by(2) {
+                let clock = remaining.max(0) as u64;
+                let tm = TimeManager::for_game(
+                    &limits(clock, 0, 0),
+                    0,
+                    Color::Black,
+                    ply,
+                    def.game_moves,
+                );
+                assert!(tm.optimum() <= tm.maximum());
+                remaining -= tm.optimum() as i64 + 3;
+                assert!(
+                    remaining > -200,
+                    "{}: overdrawn {remaining} ms at ply {ply}",
+                    def.name
+                );
+            }
         }
         // A long clock hardly notices it, and NetworkDelay is not reserved
         // ahead: 50 ms still thinks at 3 s.
@@ -270,6 +317,34 @@ mod tests {
         assert!(tm.optimum() * MOVES_TO_GO >= 58_000, "{}", tm.optimum());
         let tm = TimeManager::new(&limits(3000, 0, 0), 50, Color::Black, 0);
         assert!(tm.optimum() >= 35, "{}", tm.optimum());
+    }
+
+    /// A short variant (Judkins, 27 moves a side) spends more of a 5+0.05
+    /// clock on each move than shogi, throughout; variants whose games last
+    /// `MOVES_TO_GO` moves or more keep the one curve.
+    #[test]
+    fn short_games_spend_their_clock_sooner() {
+        let judkins = crate::variant::Variant::by_name("judkins")
+            .unwrap()
+            .def
+            .game_moves;
+        let shogi = crate::variant::Variant::by_name("shogi")
+            .unwrap()
+            .def
+            .game_moves;
+        assert!(judkins < MOVES_TO_GO && shogi >= MOVES_TO_GO);
+        for ply in [0, 20, 40, 60, 100, 200] {
+            let clock = limits(5000, 50, 0);
+            let short = TimeManager::for_game(&clock, 0, Color::Black, ply, judkins);
+            let long = TimeManager::for_game(&clock, 0, Color::Black, ply, shogi);
+            let usual = TimeManager::new(&clock, 0, Color::Black, ply);
+            assert!(short.optimum() > long.optimum(), "ply {ply}");
+            assert_eq!(long.optimum(), usual.optimum(), "ply {ply}");
+            assert_eq!(long.maximum(), usual.maximum(), "ply {ply}");
+        }
+        // At the start a Judkins move gets the clock over its 27 moves.
+        let tm = TimeManager::for_game(&limits(5000, 50, 0), 0, Color::Black, 0, judkins);
+        assert_eq!(tm.optimum(), 5000 / 27 + 50 * INC_SPEND_PERMILLE / 1000);
     }
 
     #[test]

@@ -131,12 +131,19 @@ const YARI_PIECES: &[PieceDef] = &[
     KING_PIECE,
 ];
 
-const fn heian(name: &'static str, files: u8, ranks: u8, start: &'static str) -> VariantDef {
+const fn heian(
+    name: &'static str,
+    files: u8,
+    ranks: u8,
+    start: &'static str,
+    game_moves: u64,
+) -> VariantDef {
     VariantDef {
         name,
         geometry: Geometry { files, ranks },
         pieces: HEIAN_PIECES,
         start_sfen: start,
+        game_moves,
         fen_hand_order: "",
         zone_ranks: 3,
         drops: false,
@@ -155,6 +162,7 @@ pub const BUILTIN: &[VariantDef] = &[
         geometry: Geometry { files: 9, ranks: 9 },
         pieces: SHOGI_PIECES,
         start_sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        game_moves: 60,
         fen_hand_order: "GNLPSRB",
         zone_ranks: 3,
         drops: true,
@@ -173,6 +181,7 @@ pub const BUILTIN: &[VariantDef] = &[
         geometry: Geometry { files: 6, ranks: 6 },
         pieces: JUDKINS_PIECES,
         start_sfen: "rbnsgk/5p/6/6/P5/KGSNBR b - 1",
+        game_moves: 27,
         fen_hand_order: "GNPSRB",
         zone_ranks: 2,
         drops: true,
@@ -187,6 +196,9 @@ pub const BUILTIN: &[VariantDef] = &[
         geometry: Geometry { files: 7, ranks: 9 },
         pieces: YARI_PIECES,
         start_sfen: "rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1",
+        // Its self-play median is 36 moves a side; 50 (the usual curve)
+        // until an SPRT measures the shorter one as Judkins' was.
+        game_moves: 50,
         fen_hand_order: "RBNP",
         zone_ranks: 3,
         drops: true,
@@ -201,23 +213,27 @@ pub const BUILTIN: &[VariantDef] = &[
         9,
         9,
         "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/9/LNSGKGSNL b - 1",
+        100,
     ),
     heian(
         "heian9x8",
         9,
         8,
         "lnsgkgsnl/9/ppppppppp/9/9/PPPPPPPPP/9/LNSGKGSNL b - 1",
+        96,
     ),
     heian(
         "heian8x9",
         8,
         9,
         "lnsgksnl/8/pppppppp/8/8/8/PPPPPPPP/8/LNSKGSNL b - 1",
+        84,
     ),
     heian(
         "heian8x8",
         8,
         8,
         "lnsgksnl/8/pppppppp/8/8/PPPPPPPP/8/LNSKGSNL b - 1",
+        72,
     ),
 ];
