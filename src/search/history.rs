@@ -84,7 +84,7 @@ pub const NO_CONTEXT: u32 = u32::MAX;
 /// move, keyed by both moves' pieces and destinations. Table 0 follows the
 /// move just played (the opponent's), table 1 the move before it (our own).
 /// Sized for the variant searched: moved pieces are the board kinds, then
-/// the dropped kinds, so shogi's tables are 11.6 MB each and Judkins' 1.5 MB.
+/// the dropped kinds, so shogi's tables are 11.6 MB each and Judkins' 1.7 MB.
 pub struct ContinuationHistory {
     /// Board kinds of the variant (dropped kinds are numbered after them).
     board_kinds: usize,
@@ -198,4 +198,48 @@ fn gravity(h: &mut i16, bonus: i32) {
     let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
     let v = *h as i32 + b - *h as i32 * b.abs() / HISTORY_MAX;
     *h = v.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tables fit each variant: shogi's 21 moved pieces a colour (14
+    /// board kinds, 7 dropped) on 81 squares, Judkins' 18 on 36.
+    #[test]
+    fn continuation_tables_are_sized_per_variant() {
+        let mut c = ContinuationHistory::new();
+        c.fit(Variant::by_name("shogi").unwrap());
+        assert_eq!(c.tables[0].len(), 2 * 21 * 81 * 21 * 81);
+        c.fit(Variant::by_name("judkins").unwrap());
+        assert_eq!(c.tables[1].len(), 2 * 18 * 36 * 18 * 36);
+    }
+
+    /// A bonus after one earlier move raises that move's score there only:
+    /// not after another earlier move, not for another reply, and a missing
+    /// context counts nothing.
+    #[test]
+    fn a_continuation_is_kept_per_earlier_move() {
+        let v = Variant::by_name("judkins").unwrap();
+        let mut c = ContinuationHistory::new();
+        c.fit(v);
+        let mut pos = Position::<u64>::startpos(v);
+        let moves = pos.legal_moves();
+        let (a, b) = (moves[0], moves[1]);
+        let (ca, cb) = (c.context(&pos, a), c.context(&pos, b));
+        assert_ne!(ca, cb);
+        pos.do_move(a);
+        let replies = pos.legal_moves();
+        let (x, y) = (replies[0], replies[replies.len() - 1]);
+        c.update([ca, NO_CONTEXT], &pos, x, 1000);
+        assert_eq!(c.get([ca, NO_CONTEXT], &pos, x), 1000);
+        assert_eq!(c.get([ca, ca], &pos, x), 1000, "table 1 untouched");
+        assert_eq!(c.get([cb, NO_CONTEXT], &pos, x), 0);
+        assert_eq!(c.get([ca, NO_CONTEXT], &pos, y), 0);
+        assert_eq!(c.get([NO_CONTEXT; 2], &pos, x), 0);
+        c.update([ca, cb], &pos, x, -3000);
+        assert_eq!(c.get([NO_CONTEXT, cb], &pos, x), -3000);
+        c.clear();
+        assert_eq!(c.get([ca, cb], &pos, x), 0);
+    }
 }
