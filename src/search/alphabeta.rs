@@ -6,7 +6,7 @@
 //! perpetual checker loses), Heian's bare king, the entering-king declaration
 //! and MaxMovesToDraw.
 
-use super::history::{self, piece_slot, NO_CONTEXT};
+use super::history::{self, piece_slot};
 use super::params::*;
 use super::see::{captured_value, see_ge};
 use super::tt::TtHit;
@@ -162,12 +162,9 @@ impl Worker {
             self.history.set_counter(p.slot, p.mv, m);
         }
         let b = history::bonus(depth);
-        let contexts = self.contexts(ply);
         self.history.update(piece_slot(pos, m), m, b);
-        self.cont.update(contexts, pos, m, b);
         for &q in tried {
             self.history.update(piece_slot(pos, q), q, -b);
-            self.cont.update(contexts, pos, q, -b);
         }
     }
 
@@ -296,7 +293,6 @@ impl Worker {
                     + depth / NMP_DIVISOR.get()
                     + ((eval - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_EVAL_MAX.get());
                 self.frames[ply].mv = Move::NONE;
-                self.frames[ply].cont = NO_CONTEXT;
                 self.acc.push_null(ply);
                 pos.do_null_move();
                 let v = -self.search(cx, pos, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
@@ -381,15 +377,13 @@ impl Worker {
             }
 
             let new_depth = depth - 1;
-            let contexts = self.contexts(ply);
+            self.frames[ply].mv = m;
+            self.frames[ply].slot = piece_slot(pos, m);
             let hist = if quiet {
-                2 * self.history.get(piece_slot(pos, m), m) + self.cont.get(contexts, pos, m)
+                self.history.get(self.frames[ply].slot, m)
             } else {
                 0
             };
-            self.frames[ply].mv = m;
-            self.frames[ply].slot = piece_slot(pos, m);
-            self.frames[ply].cont = self.cont.context(pos, m);
             self.acc.push_move(ply, pos, m);
             pos.do_move(m);
             cx.shared.tt.prefetch(pos.hash());
@@ -415,7 +409,7 @@ impl Worker {
                     r -= 1;
                 }
                 if quiet {
-                    r -= hist / (2 * LMR_HISTORY_DIVISOR.get());
+                    r -= hist / LMR_HISTORY_DIVISOR.get();
                 } else {
                     r -= 1;
                 }
@@ -603,7 +597,6 @@ impl Worker {
             searched += 1;
             self.frames[ply].mv = m;
             self.frames[ply].slot = piece_slot(pos, m);
-            self.frames[ply].cont = self.cont.context(pos, m);
             self.acc.push_move(ply, pos, m);
             pos.do_move(m);
             let v = -self.qsearch(cx, pos, -beta, -alpha, ply + 1);

@@ -5,7 +5,7 @@
 //! quiet moves is left unsorted. Quiescence uses the same picker over captures
 //! and pawn promotions, or every evasion when in check.
 
-use super::history::{piece_slot, ContinuationHistory, History, NO_CONTEXT};
+use super::history::{piece_slot, History};
 use super::params::{GAIN_ORDER_SCALE, MOVER_ORDER_DIVISOR};
 use super::see::{captured_value, see_ge};
 use crate::core::{BitWord, Bitboard};
@@ -180,42 +180,27 @@ fn gain_order<W: BitWord>(pos: &Position<W>, et: &EvalTables, m: Move, victim: i
 }
 
 /// What move ordering reads of the searching thread, lent for each pick:
-/// its evaluation tables and its histories (three references).
+/// its evaluation tables and its histories (two references).
 pub(super) struct Heuristics<'a> {
     /// The variant's evaluation tables (piece values for captures).
     pub(super) et: &'a EvalTables,
     /// Quiet-move history and counter-moves.
     pub(super) history: &'a History,
-    /// Quiet moves' histories after earlier moves.
-    pub(super) cont: &'a ContinuationHistory,
 }
 
 /// What ordering needs of one node, given when its picker starts.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, Default)]
 pub(super) struct NodeMoves {
     /// Quiet moves that caused cutoffs at this ply.
     pub(super) killers: [Move; 2],
     /// The move that led to this node (`Move::NONE` at the root or after a
     /// null move) and its history slot, for its counter-move.
     pub(super) prev: (usize, Move),
-    /// The continuation contexts of the last two moves (`NO_CONTEXT` where
-    /// there is none).
-    pub(super) contexts: [u32; 2],
-}
-
-impl Default for NodeMoves {
-    fn default() -> NodeMoves {
-        NodeMoves {
-            killers: [Move::NONE; 2],
-            prev: (0, Move::NONE),
-            contexts: [NO_CONTEXT; 2],
-        }
-    }
 }
 
 impl Heuristics<'_> {
     /// Ordering score of a move (not the hash move) at a node with these
-    /// `killers`, `counter` move and continuation `contexts`.
+    /// `killers` and `counter` move.
     #[inline]
     pub(super) fn score<W: BitWord>(
         &self,
@@ -223,7 +208,6 @@ impl Heuristics<'_> {
         m: Move,
         killers: &[Move; 2],
         counter: Move,
-        contexts: [u32; 2],
     ) -> i32 {
         if let Some(order) = tactical_order(pos, self.et, m) {
             return if see_ge(pos, self.et, m, 0) {
@@ -239,7 +223,7 @@ impl Heuristics<'_> {
         } else if m == counter {
             SCORE_COUNTER
         } else {
-            self.history.get(piece_slot(pos, m), m) + self.cont.get(contexts, pos, m)
+            self.history.get(piece_slot(pos, m), m)
         }
     }
 
@@ -304,7 +288,7 @@ impl MovePicker {
             } else if quiescence && !self.in_check {
                 capture_order(pos, h.et, m)
             } else {
-                h.score(pos, m, &self.node.killers, counter, self.node.contexts)
+                h.score(pos, m, &self.node.killers, counter)
             };
             self.list[n] = pack(s, m);
             n += 1;

@@ -4,7 +4,7 @@
 //! (time, reports), helpers skip some depths so the threads spread out.
 
 use super::driver::Driver;
-use super::history::{ContinuationHistory, History, NO_CONTEXT};
+use super::history::History;
 use super::params::*;
 use super::picker::{Heuristics, MovePicker, NodeMoves};
 use super::shared::{RootMove, Shared, ThreadResult};
@@ -27,8 +27,6 @@ pub(super) struct Frame {
     pub(super) mv: Move,
     /// History slot of the piece that played `mv`.
     pub(super) slot: usize,
-    /// Continuation context of `mv` (`NO_CONTEXT` for a null move).
-    pub(super) cont: u32,
     /// Hash of the position at this ply.
     pub(super) key: u64,
 }
@@ -43,7 +41,6 @@ impl Default for Frame {
             killers: [Move::NONE; 2],
             mv: Move::NONE,
             slot: 0,
-            cont: NO_CONTEXT,
             key: 0,
         }
     }
@@ -84,7 +81,6 @@ pub struct Worker {
     pub(super) pickers: Vec<MovePicker>,
     pub(super) scratch: Box<MoveList>,
     pub(super) history: Box<History>,
-    pub(super) cont: ContinuationHistory,
     pub(super) lmr: Box<[[i32; LMR_TABLE]; LMR_TABLE]>,
     /// The (base, divisor) `lmr` was built from: a tune build rebuilds it
     /// when they change.
@@ -148,7 +144,6 @@ impl Worker {
             pickers: (0..MAX_PLY + 2).map(|_| MovePicker::new()).collect(),
             scratch: Box::new(MoveList::new()),
             history: History::new(),
-            cont: ContinuationHistory::new(),
             lmr: lmr_table(),
             #[cfg(feature = "tune")]
             lmr_from: (LMR_BASE_X100.get(), LMR_DIVISOR_X100.get()),
@@ -167,7 +162,6 @@ impl Worker {
     /// Forgets learned heuristics (`usinewgame`).
     pub fn clear(&mut self) {
         self.history.clear();
-        self.cont.clear();
         for f in self.frames.iter_mut() {
             *f = Frame::default();
         }
@@ -202,7 +196,6 @@ impl Worker {
             }
         }
         self.et = eval::tables(pos.variant());
-        self.cont.fit(pos.variant());
         self.acc
             .reset(shared.opts.eval.network_for(pos.variant()), pos);
         self.build_game_filter(pos);
@@ -210,7 +203,6 @@ impl Worker {
             f.killers = [Move::NONE; 2];
             f.eval = NO_EVAL;
             f.mv = Move::NONE;
-            f.cont = NO_CONTEXT;
         }
         let main = driver.is_some();
         let mut cx = Ctx {
@@ -436,9 +428,8 @@ impl Worker {
                     let h = Heuristics {
                         et: self.et,
                         history: &self.history,
-                        cont: &self.cont,
                     };
-                    h.score(pos, m, &self.frames[0].killers, Move::NONE, [NO_CONTEXT; 2])
+                    h.score(pos, m, &self.frames[0].killers, Move::NONE)
                 };
                 (s, m)
             })
@@ -542,7 +533,6 @@ impl Worker {
         let h = Heuristics {
             et: self.et,
             history: &self.history,
-            cont: &self.cont,
         };
         self.pickers[ply].next(pos, &h, &mut self.scratch)
     }
@@ -558,19 +548,7 @@ impl Worker {
         NodeMoves {
             killers: self.frames[ply].killers,
             prev,
-            contexts: self.contexts(ply),
         }
-    }
-
-    /// The continuation contexts at `ply`: the last move's and the one
-    /// before it.
-    #[inline(always)]
-    pub(super) fn contexts(&self, ply: usize) -> [u32; 2] {
-        let at = |back: usize| {
-            ply.checked_sub(back)
-                .map_or(NO_CONTEXT, |p| self.frames[p].cont)
-        };
-        [at(1), at(2)]
     }
 
     /// Whether `key` may have occurred before the root.
