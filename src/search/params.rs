@@ -279,8 +279,8 @@ pub const ELO_CALIBRATION_POINTS: [u32; 4] = [1000, 1500, 2000, 2500];
 /// Per variant, the level at which Kawari scores about 50% against
 /// Fairy-Stockfish at each of `ELO_CALIBRATION_POINTS` (measured: README,
 /// "Levels"). Kawari's search sees more at the same depth, so the same
-/// level is stronger than Fairy-Stockfish's. The Heian boards share
-/// `heian`'s row; a variant without one uses Fairy-Stockfish's levels.
+/// level is stronger than Fairy-Stockfish's. A variant without a row (each
+/// Heian board needs its own) uses Fairy-Stockfish's levels.
 pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 1] = [
     // A first pass at 2+0.02, 24 games a point (±150-190 Elo): levels -8,
     // -4 / -2 / 1.1, 1 / 5 and 8 against 1000, 1500, 2000 and 2500.

@@ -30,14 +30,7 @@ pub fn level_for_elo(elo: u32) -> f64 {
 /// points and following Fairy-Stockfish's curve beyond them; below full
 /// strength whatever the Elo, as in Fairy-Stockfish.
 pub fn calibrated_level(variant: &str, elo: u32) -> f64 {
-    let row = SKILL_CALIBRATION
-        .iter()
-        .find(|(name, _)| variant == *name)
-        .or_else(|| {
-            SKILL_CALIBRATION
-                .iter()
-                .find(|(name, _)| *name == "heian" && variant.starts_with("heian"))
-        });
+    let row = SKILL_CALIBRATION.iter().find(|(name, _)| variant == *name);
     match row {
         Some((_, levels)) => level_on(levels, elo),
         None => level_for_elo(elo),

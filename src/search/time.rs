@@ -287,8 +287,8 @@ mod tests {
     /// with 3 s on the clock, each move costing its target plus 3 ms the
     /// engine cannot see (GUI, pipes, a busy machine), `NetworkDelay 0`:
     /// the clock is never overdrawn by the referee's 200 ms margin. Without
-    /// the reserve it was at the 152nd move.
-    /// Every built-in variant's game length is checked.
+    /// the reserve it was at the 152nd move. Run with every built-in
+    /// variant's game length: a short one must not shorten the reserve.
     #[test]
     fn sudden_death_keeps_a_reserve_for_the_moves_to_come() {
         for def in crate::variant::BUILTIN {

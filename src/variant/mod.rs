@@ -82,8 +82,9 @@ pub struct VariantDef {
     pub pieces: &'static [PieceDef],
     /// Start position.
     pub start_sfen: &'static str,
-    /// Moves a side plays in a typical game: the median length of Kawari's
-    /// self-play (the 2,030-game soak of build 8b581ca), for time management.
+    /// Moves a side is expected to play in a game, for time management: the
+    /// median length of Kawari's self-play (the 2,030-game soak of build
+    /// 8b581ca) where an SPRT kept it, else the usual 50.
     pub game_moves: u64,
     /// The hand's letters (uppercase) in the order Fairy-Stockfish writes
     /// them in a FEN: its piece types, highest first.
