@@ -20,6 +20,10 @@ The summary on stdout ends with two lines in cutechess-cli's format::
     Score of A vs B: W - L - D  [0.550] N
     Elo difference: 34.9 +/- 120.5
 
+Before them it gives each engine's think time per move (mean and median) and, with
+a clock, the time it had left at the end of its games (main time plus increments
+earned, less the time used), as the time-use figures of a match.
+
 Game records are JSON lines (start SFEN, USI moves, result, reason, and per engine
 move its time and last reported score); ``--csa-dir``
 also writes CSA files for 9x9 games with standard pieces (shogi, heian).
@@ -47,6 +51,7 @@ import math
 import os
 import random
 import shlex
+import statistics
 import sys
 import threading
 from dataclasses import dataclass, field
@@ -297,6 +302,28 @@ class GameRecord:
                    d["end_sfen"], d["names"], d["times_ms"], d["infos"], d["fens"],
                    d["started"])
 
+    def time_use(self, tc: "TimeControl") -> list[tuple[list[int], Optional[int]]]:
+        """Per engine (1, 2): its think time of each move, and its clock left at the
+        game's end (main time, plus increments earned; None without a clock)."""
+        side = self.job.opening.sfen.split()[1] if len(self.job.opening.sfen.split()) > 1 \
+            else BLACK
+        if len(self.job.opening.moves) % 2:
+            side = opponent(side)
+        first_side = BLACK if self.job.first_black else WHITE
+        think: list[list[int]] = [[], []]
+        for ms in self.times_ms:
+            think[0 if side == first_side else 1].append(ms)
+            side = opponent(side)
+        out = []
+        for own in think:
+            left = None
+            if tc.kind == "fischer":
+                left = tc.base_ms + tc.inc_ms * len(own) - sum(own)
+            elif tc.kind == "byoyomi":
+                left = max(0, tc.base_ms - sum(own))
+            out.append((own, left))
+        return out
+
     def score_first(self) -> float:
         """Score of engine 1 in this game."""
         first_side = BLACK if self.job.first_black else WHITE
@@ -500,6 +527,9 @@ class Tally:
     reasons: dict[str, int] = field(default_factory=dict)
     by_colour: dict[str, list[int]] = field(
         default_factory=lambda: {"black": [0, 0, 0], "white": [0, 0, 0]})
+    # per engine: each move's think time, and the clock left at each game's end
+    think_ms: list[list[int]] = field(default_factory=lambda: [[], []])
+    left_ms: list[list[int]] = field(default_factory=lambda: [[], []])
 
     @property
     def games(self) -> int:
@@ -643,6 +673,10 @@ class Match:
                 loser = 0 if (loser_side == BLACK) == rec.job.first_black else 1
                 kind = FAULTS[reason]
                 t.faults[loser][kind] = t.faults[loser].get(kind, 0) + 1
+            for n, (own, left) in enumerate(rec.time_use(self.tc)):
+                t.think_ms[n].extend(own)
+                if left is not None:
+                    t.left_ms[n].append(left)
             self.scores[rec.job.index] = s
             partner = rec.job.index ^ 1
             if partner in self.scores:
@@ -712,6 +746,14 @@ class Match:
         for kind, label in (("illegal", "Illegal moves"), ("time", "Time losses"),
                             ("crash", "Crashes"), ("stalled", "Stalls (no reply)")):
             lines.append(f"{label}: {a} {t.faults[0].get(kind, 0)}, {b} {t.faults[1].get(kind, 0)}")
+        if t.think_ms[0] or t.think_ms[1]:
+            lines.append("Think time per move: " + ", ".join(
+                f"{name} {statistics.mean(ms):.0f} ms (median {statistics.median(ms):.0f})"
+                for name, ms in zip(self.names, t.think_ms) if ms))
+        if t.left_ms[0] or t.left_ms[1]:
+            lines.append("Clock left at game end: " + ", ".join(
+                f"{name} {statistics.mean(ms):.0f} ms"
+                for name, ms in zip(self.names, t.left_ms) if ms))
         if sum(t.pentanomial):
             pe, pm = elo_stats.elo_pentanomial(t.pentanomial)
             lines.append(f"Pentanomial [LL LD DD+WL WD WW]: {t.pentanomial}  "

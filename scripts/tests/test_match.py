@@ -120,6 +120,33 @@ def test_fast_engine_keeps_its_clock(run_match):
     assert run.line("Time losses:") == "Time losses: Stub-random 0, Stub-slow 0"
 
 
+def test_summary_reports_think_time_and_clock_left(run_match):
+    # S sleeps 60 ms a move; R answers at once. Each engine's moves are told
+    # apart by who played first (engine 1 is White in game 2), and the clock
+    # left is the main time plus the increments earned less the time used.
+    run = run_match("--variant", "judkins", "--engine", stub(), "--engine",
+                    stub("--mode", "slow", "--delay", "60"), "--name", "R", "--name", "S",
+                    "--games", "2", "--tc", "10+0.1", "--max-plies", "12")
+    think = {"R": [], "S": []}
+    left = {"R": [], "S": []}
+    for rec in run.records:
+        side = rec["start_sfen"].split()[1]
+        own = {"R": [], "S": []}
+        for ms in rec["times_ms"]:
+            own[rec["black"] if side == "b" else rec["white"]].append(ms)
+            side = "w" if side == "b" else "b"
+        for name in own:
+            think[name] += own[name]
+            left[name].append(10000 + 100 * len(own[name]) - sum(own[name]))
+    assert min(think["S"]) >= 60 and max(think["R"]) < 60
+    line = run.line("Think time per move:")
+    mean_s = round(sum(think["S"]) / len(think["S"]))
+    assert f"S {mean_s} ms" in line and line.startswith("Think time per move: R ")
+    clock = run.line("Clock left at game end:")
+    mean_left = round(sum(left["S"]) / len(left["S"]))
+    assert f"S {mean_left} ms" in clock and mean_left > 10000
+
+
 def test_false_and_true_declarations(run_match):
     run = run_match("--variant", "judkins", "--engine", stub("--mode", "win"),
                     "--engine", stub(), "--games", "1", "--depth", "1")
