@@ -304,25 +304,21 @@ class GameRecord:
 
     def time_use(self, tc: "TimeControl") -> list[tuple[list[int], Optional[int]]]:
         """Per engine (1, 2): its think time of each move, and its clock left at the
-        game's end (main time, plus increments earned; None without a clock)."""
-        side = self.job.opening.sfen.split()[1] if len(self.job.opening.sfen.split()) > 1 \
-            else BLACK
+        game's end as the referee kept it (``TimeControl.spend``; None without a clock)."""
+        side = self.job.opening.sfen.split()[1]     # the referee's SFEN names the side
         if len(self.job.opening.moves) % 2:
             side = opponent(side)
         first_side = BLACK if self.job.first_black else WHITE
         think: list[list[int]] = [[], []]
+        clocks = tc.initial_clocks()
         for ms in self.times_ms:
             think[0 if side == first_side else 1].append(ms)
+            tc.spend(clocks, side, ms)
             side = opponent(side)
-        out = []
-        for own in think:
-            left = None
-            if tc.kind == "fischer":
-                left = tc.base_ms + tc.inc_ms * len(own) - sum(own)
-            elif tc.kind == "byoyomi":
-                left = max(0, tc.base_ms - sum(own))
-            out.append((own, left))
-        return out
+        timed = tc.kind in ("fischer", "byoyomi")
+        other_side = opponent(first_side)
+        return [(think[0], round(clocks[first_side]) if timed else None),
+                (think[1], round(clocks[other_side]) if timed else None)]
 
     def score_first(self) -> float:
         """Score of engine 1 in this game."""
