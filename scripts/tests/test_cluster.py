@@ -247,13 +247,16 @@ def test_an_sprt_decision_ends_the_cluster_match(ray_cluster):
 
 def test_a_lost_head_ends_the_match_with_what_finished(ray_cluster, tmp_path):
     # a cluster of its own: this one's head goes (the module's cluster is only there
-    # to skip or fail this test as the others)
+    # to skip or fail this test as the others). Ray's driver keeps pushing tasks to the
+    # workers it already leased when the head is gone, so the match must be far longer
+    # than the 10 s the watch waits: 40 games once finished in that time (about 4.6
+    # games a second) and the match ended normally, with status 0.
     doomed = Harness(str(tmp_path / "harness.log"))
     try:
         records = tmp_path / "lost.jsonl"
-        driver = Driver(doomed, [MATCH, *MATCH_ARGS, "--games", "40", "--records",
+        driver = Driver(doomed, [MATCH, *MATCH_ARGS, "--games", "1000", "--records",
                                  str(records), "--cluster", doomed.address])
-        driver.wait_for_line("[2/40]")
+        driver.wait_for_line("[2/1000]")
         assert doomed.command("kill-head") == {"head_killed": True}
         t0 = time.monotonic()
         rc, out, err = driver.finish(timeout=120)
@@ -265,7 +268,7 @@ def test_a_lost_head_ends_the_match_with_what_finished(ray_cluster, tmp_path):
     assert took < 40                                 # not Ray's own 60 s
     finished = int(out.split("Finished ")[1].split()[0])
     got = read_records(records)
-    assert 2 <= finished == len(got) < 40, out
+    assert 2 <= finished == len(got) < 1000, out
     assert len({r["game"] for r in got}) == len(got)
 
 
