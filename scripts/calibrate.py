@@ -34,7 +34,6 @@ import argparse
 import copy
 import math
 import os
-import shlex
 import sys
 from dataclasses import dataclass
 from typing import Optional
@@ -123,16 +122,6 @@ def estimate(trials: list[Trial], slope: float) -> tuple[float, bool]:
     return min(LEVEL_MAX, max(LEVEL_MIN, last.level - last.elo / slope)), False
 
 
-class QuietMatch(match.Match):
-    """A match whose header and summary are left to calibrate.py."""
-
-    def print_header(self, where: str = "") -> None:
-        pass
-
-    def print_summary(self) -> None:
-        pass
-
-
 class Runner:
     """Plays Kawari against Fairy-Stockfish with match.py's ``Match``, each match
     from the next openings of the suite."""
@@ -165,20 +154,13 @@ class Runner:
         specs = [match.EngineSpec(spec.argv, name, list(spec.options) + extra)
                  for spec, name, extra in ((self.specs[0], "kawari", kawari),
                                            (self.specs[1], "fairy", fairy))]
-        run = QuietMatch(copy.copy(self.args), specs, self.variant, self.tc, openings, None)
+        run = match.QuietMatch(copy.copy(self.args), specs, self.variant, self.tc,
+                               openings, None)
         status = run.run()
         if status != 0:
-            raise RunnerFailed(status)
+            raise match.RunnerFailed(status)
         t = run.tally
         return t.wins, t.draws, t.losses
-
-
-class RunnerFailed(Exception):
-    """match.py's runner returned a failure status."""
-
-    def __init__(self, status: int):
-        super().__init__(f"match.py's runner failed with status {status}")
-        self.status = status
 
 
 def limited(elo: int) -> list[tuple[str, str]]:
@@ -295,7 +277,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             verify(runner, args)
         else:
             search(runner, args)
-    except RunnerFailed as e:
+    except match.RunnerFailed as e:
         print(f"error: {e}", file=sys.stderr)
         return 1 if e.status == 1 else 3
     return 0

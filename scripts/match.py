@@ -775,6 +775,25 @@ class Match:
 
 # --------------------------------------------------------------------------- CLI
 
+class QuietMatch(Match):
+    """A match whose header and summary are left to its caller (spsa.py, calibrate.py),
+    which plays many short matches and reports them its own way."""
+
+    def print_header(self, where: str = "") -> None:
+        pass
+
+    def print_summary(self) -> None:
+        pass
+
+
+class RunnerFailed(Exception):
+    """A ``QuietMatch`` returned a failure status (``run``'s: 1 or 3)."""
+
+    def __init__(self, status: int):
+        super().__init__(f"match.py's runner failed with status {status}")
+        self.status = status
+
+
 def parse_options(values: list[str], engines: int = 2) -> list[list[tuple[str, Optional[str]]]]:
     """``--option`` values -> per-engine (name, value) lists.  ``1:Name=Value`` for
     engine 1, ``2:...`` for engine 2, ``Name=Value`` for both; ``Name`` alone (no

@@ -378,30 +378,12 @@ class GameRunner:
         specs = [match.EngineSpec(base.argv, label,
                               list(base.options) + [(n, str(v)) for n, v in zip(names, values)])
                  for label, values in (("plus", pert.plus), ("minus", pert.minus))]
-        run = QuietMatch(args, specs, self.variant, self.tc, openings, None)
+        run = match.QuietMatch(args, specs, self.variant, self.tc, openings, None)
         status = run.run()
         if status != 0:
-            raise RunnerFailed(status)
+            raise match.RunnerFailed(status)
         t = run.tally
         return t.wins, t.draws, t.losses
-
-
-class RunnerFailed(Exception):
-    """match.py's runner returned a failure status."""
-
-    def __init__(self, status: int):
-        super().__init__(f"match.py's runner failed with status {status}")
-        self.status = status
-
-
-class QuietMatch(match.Match):
-    """A match whose header and summary are left to spsa.py."""
-
-    def print_header(self, where: str = "") -> None:
-        pass
-
-    def print_summary(self) -> None:
-        pass
 
 
 # --------------------------------------------------------------------------- CLI
@@ -554,7 +536,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(f"\ninterrupted; {args.checkpoint} holds iteration {spsa.done} "
               f"(continue with --resume)", file=sys.stderr)
         status = 130
-    except RunnerFailed as e:
+    except match.RunnerFailed as e:
         print(f"error: {e}; {args.checkpoint} holds iteration {spsa.done}", file=sys.stderr)
         status = 3 if e.status == 3 else 1
     report(spsa)
