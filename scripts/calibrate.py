@@ -16,6 +16,9 @@ level moved by the slope). At the end the row is printed as the Rust line to pas
 --verify: Kawari at ``USI_LimitStrength true``, ``USI_Elo N`` against Fairy-Stockfish
 at the same, for each point; the issue asks 40-60% over at least 100 games.
 
+--steps LO,HI: Kawari against itself, each ``Skill_Level`` L+1 against L for L from LO
+to HI-1 (no Fairy-Stockfish); each step should score above 50%.
+
 Example::
 
     python3 scripts/calibrate.py --variant judkins --kawari target/release/kawari \\
@@ -127,7 +130,8 @@ class Runner:
     from the next openings of the suite."""
 
     def __init__(self, args: argparse.Namespace):
-        argv = ["--variant", args.variant, "--engine", args.kawari, "--engine", args.fairy,
+        other = args.kawari if args.steps else args.fairy
+        argv = ["--variant", args.variant, "--engine", args.kawari, "--engine", other,
                 "--games", str(args.games), "--quiet", "--concurrency",
                 str(args.concurrency), "--max-plies", str(args.max_plies)]
         for flag in ("tc", "byoyomi", "movetime", "nodes", "depth", "openings", "cluster",
@@ -147,13 +151,14 @@ class Runner:
 
     def play(self, kawari: list[tuple[str, str]], fairy: list[tuple[str, str]]
              ) -> tuple[int, int, int]:
-        """(wins, draws, losses) of Kawari with these options against Fairy-Stockfish."""
+        """(wins, draws, losses) of Kawari with these options against the other engine
+        (Fairy-Stockfish, or with --steps Kawari again) with those."""
         at = self.next_pair % len(self.openings)
         self.next_pair += math.ceil(self.args.games / 2)
         openings = self.openings[at:] + self.openings[:at]
         specs = [match.EngineSpec(spec.argv, name, list(spec.options) + extra)
                  for spec, name, extra in ((self.specs[0], "kawari", kawari),
-                                           (self.specs[1], "fairy", fairy))]
+                                           (self.specs[1], "other", fairy))]
         run = match.QuietMatch(copy.copy(self.args), specs, self.variant, self.tc,
                                openings, None)
         status = run.run()
@@ -203,6 +208,23 @@ def verify(runner: Runner, args: argparse.Namespace) -> int:
     return outside
 
 
+def steps(runner: Runner, args: argparse.Namespace) -> int:
+    lo, hi = args.steps
+    below = 0
+    for level in range(lo, hi):
+        w, d, l_ = runner.play([("Skill_Level", str(level + 1))],
+                               [("Skill_Level", str(level))])
+        score = (w + d / 2) / (w + d + l_)
+        elo, margin = elo_stats.elo_trinomial(w, d, l_)
+        above = score > 0.5
+        below += not above
+        print(f"level {level + 1} against {level}: {w}-{l_}-{d} ({100 * score:.1f}%), "
+              f"Elo {elo_stats.format_elo(elo, margin)}, "
+              f"{'above' if above else 'NOT above'} 50%", flush=True)
+    print(f"{hi - lo - below} of {hi - lo} steps above 50%", flush=True)
+    return below
+
+
 def int_list(text: str) -> list[int]:
     try:
         return [int(x) for x in text.split(",") if x.strip()]
@@ -219,7 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--variant", required=True, choices=sorted(match.referee.VARIANTS))
     p.add_argument("--kawari", required=True, help="Kawari's command line")
-    p.add_argument("--fairy", required=True, help="Fairy-Stockfish's command line")
+    p.add_argument("--fairy", help="Fairy-Stockfish's command line (not with --steps)")
     p.add_argument("--points", type=int_list, default=list(POINTS),
                    help="USI_Elo points (default: 1000,1500,2000,2500)")
     p.add_argument("--start", type=int_list, default=None,
@@ -233,8 +255,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "50%% (default: 60)")
     p.add_argument("--max-step", type=int, default=6,
                    help="levels moved at most in one step (default: 6)")
-    p.add_argument("--verify", action="store_true",
-                   help="play USI_Elo N against USI_Elo N instead of searching")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--verify", action="store_true",
+                      help="play USI_Elo N against USI_Elo N instead of searching")
+    mode.add_argument("--steps", type=int_list, metavar="LO,HI",
+                      help="play Kawari's Skill_Level L+1 against L for L from LO to HI-1")
     clock = p.add_mutually_exclusive_group(required=True)
     clock.add_argument("--tc", help="Fischer clock, e.g. 2+0.02")
     clock.add_argument("--byoyomi")
@@ -254,9 +279,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[list[str]] = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.steps is not None and (len(args.steps) != 2 or args.steps[0] >= args.steps[1]
+                                   or args.steps[0] < LEVEL_MIN or args.steps[1] > LEVEL_MAX):
+        print(f"error: --steps takes LO,HI with {LEVEL_MIN} <= LO < HI <= {LEVEL_MAX}",
+              file=sys.stderr)
+        return 2
+    if (args.fairy is None) == (args.steps is None):
+        print("error: give --fairy, except with --steps", file=sys.stderr)
+        return 2
     if args.start is None:
         args.start = list(DEFAULT_START)
-    if not args.verify and len(args.start) != len(args.points):
+    if not args.verify and not args.steps and len(args.start) != len(args.points):
         print("error: give --start one level for each of --points", file=sys.stderr)
         return 2
     if any(not LEVEL_MIN <= s <= LEVEL_MAX for s in args.start):
@@ -271,10 +304,13 @@ def main(argv: Optional[list[str]] = None) -> int:
     except (ValueError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    print(f"Calibration of Kawari against Fairy-Stockfish: {runner.describe()}", flush=True)
+    against = "itself, level against level" if args.steps else "Fairy-Stockfish"
+    print(f"Calibration of Kawari against {against}: {runner.describe()}", flush=True)
     try:
         if args.verify:
             verify(runner, args)
+        elif args.steps:
+            steps(runner, args)
         else:
             search(runner, args)
     except match.RunnerFailed as e:

@@ -130,6 +130,25 @@ def test_the_search_sends_the_level_to_kawari_and_the_elo_to_fairy(tmp_path):
     assert log.count("setoption name USI_Elo value 1500") == 1
 
 
+def test_steps_play_each_level_against_the_one_below(tmp_path):
+    debug = tmp_path / "io.log"
+    # both resign at once, so whoever moves first loses: each step goes 1-1
+    rc, out, err = run("--variant", "judkins", "--kawari", stub("--mode", "resign"),
+                       "--depth", "1", "--games", "2", "--steps=-2,1", "--debug", str(debug))
+    assert rc == 0, err
+    assert out.splitlines() == [
+        out.splitlines()[0],
+        "level -1 against -2: 1-1-0 (50.0%), Elo 0.0 +/- inf, NOT above 50%",
+        "level 0 against -1: 1-1-0 (50.0%), Elo 0.0 +/- inf, NOT above 50%",
+        "level 1 against 0: 1-1-0 (50.0%), Elo 0.0 +/- inf, NOT above 50%",
+        "0 of 3 steps above 50%"]
+    assert out.startswith("Calibration of Kawari against itself, level against level: ")
+    log = debug.read_text()
+    for level, count in ((-2, 1), (-1, 2), (0, 2), (1, 1)):
+        assert log.count(f"setoption name Skill_Level value {level}\n") == count
+    assert "USI_Elo" not in log
+
+
 def test_bad_arguments_are_refused():
     rc, _, err = run("--variant", "judkins", "--kawari", stub(), "--fairy", stub(),
                      "--depth", "1", "--points", "1000,1500", "--start=3")
@@ -137,3 +156,8 @@ def test_bad_arguments_are_refused():
     rc, _, err = run("--variant", "judkins", "--kawari", stub(), "--fairy", stub(),
                      "--depth", "1", "--points", "1000", "--start=21")
     assert rc == 2 and "levels run from -20 to 20" in err
+    rc, _, err = run("--variant", "judkins", "--kawari", stub(), "--depth", "1")
+    assert rc == 2 and "give --fairy, except with --steps" in err
+    rc, _, err = run("--variant", "judkins", "--kawari", stub(), "--depth", "1",
+                     "--steps=3,3")
+    assert rc == 2 and "--steps takes LO,HI" in err
