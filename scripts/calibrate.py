@@ -132,8 +132,10 @@ class Runner:
     def __init__(self, args: argparse.Namespace):
         other = args.kawari if args.steps else args.fairy
         argv = ["--variant", args.variant, "--engine", args.kawari, "--engine", other,
-                "--games", str(args.games), "--quiet", "--concurrency",
-                str(args.concurrency), "--max-plies", str(args.max_plies)]
+                "--games", str(args.games), "--concurrency", str(args.concurrency),
+                "--max-plies", str(args.max_plies)]
+        if args.quiet:
+            argv.append("--quiet")
         for flag in ("tc", "byoyomi", "movetime", "nodes", "depth", "openings", "cluster",
                      "records", "debug"):
             value = getattr(args, flag)
@@ -236,8 +238,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         description="Measure Kawari's level at each Fairy-Stockfish USI_Elo point "
                     "(SKILL_CALIBRATION's row for a variant), or check the row.",
-        epilog="output: a progress line per match on stderr; per point its matches and "
-               "level, then the row as Rust, on stdout (--verify: a line per point)",
+        epilog="output: match.py's progress line per game and a line per match on stderr; "
+               "per point its matches and level, then the row as Rust, on stdout "
+               "(--verify: a line per point; --steps: a line per step)",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--variant", required=True, choices=sorted(match.referee.VARIANTS))
     p.add_argument("--kawari", required=True, help="Kawari's command line")
@@ -274,6 +277,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-plies", type=int, default=512)
     p.add_argument("--records", help="append every game record to this file")
     p.add_argument("--debug", help="log all engine traffic to this file")
+    p.add_argument("--quiet", action="store_true",
+                   help="no per-game progress lines on stderr (a line per match stays)")
     return p
 
 

@@ -95,6 +95,7 @@ def test_a_kawari_that_always_loses_climbs_until_its_rounds_are_spent(tmp_path):
                                "0-4-0 (-inf +/- nan) => level 20.0")
     assert lines[3] == 'Row: ("judkins", [10.7, 20.0]),'
     assert err.count("USI_Elo 1000: level ") == 3
+    assert err.count("[4/4] game") == 5                 # match.py's progress, per match
     got = [json.loads(line) for line in records.read_text().splitlines()]
     assert len(got) == 20
     # each match from the next openings of the suite
