@@ -146,6 +146,7 @@ class Runner:
         self.args = match.build_parser().parse_args(argv)
         self.specs, self.variant, self.tc, self.openings, _ = match.setup(self.args)
         self.next_pair = 0
+        self.steps = bool(args.steps)
 
     def describe(self) -> str:
         return (f"{self.variant.name}, {self.tc.describe()}, {self.args.games} games a "
@@ -158,9 +159,9 @@ class Runner:
         at = self.next_pair % len(self.openings)
         self.next_pair += math.ceil(self.args.games / 2)
         openings = self.openings[at:] + self.openings[:at]
+        names = ("higher", "lower") if self.steps else ("kawari", "fairy-stockfish")
         specs = [match.EngineSpec(spec.argv, name, list(spec.options) + extra)
-                 for spec, name, extra in ((self.specs[0], "kawari", kawari),
-                                           (self.specs[1], "other", fairy))]
+                 for spec, name, extra in zip(self.specs, names, (kawari, fairy))]
         run = match.QuietMatch(copy.copy(self.args), specs, self.variant, self.tc,
                                openings, None)
         status = run.run()
