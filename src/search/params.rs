@@ -281,7 +281,7 @@ pub const ELO_CALIBRATION_POINTS: [u32; 4] = [1000, 1500, 2000, 2500];
 /// "Levels"). Kawari's search sees more at the same depth, so the same
 /// level is stronger than Fairy-Stockfish's. A variant without a row (each
 /// Heian board needs its own) uses Fairy-Stockfish's levels.
-pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 3] = [
+pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 4] = [
     // A first pass at 2+0.02, 24 games a point (±150-190 Elo): levels -8,
     // -4 / -2 / 1.1, 1 / 5 and 8 against 1000, 1500, 2000 and 2500.
     ("shogi", [-8.0, -1.0, 4.3, 7.0]),
@@ -291,6 +291,9 @@ pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 3] = [
     ("judkins", [-14.6, -4.4, 3.2, 8.0]),
     // The same way: every point bracketed or scored exactly 50%.
     ("yarishogi", [-6.0, -1.0, 4.5, 6.3]),
+    // 24 games a match, at most 2 a point: 1000 and 1500 not bracketed (Kawari
+    // lost at every level tried: -8, -4; -1, 0), extrapolated at 60 Elo a level.
+    ("heian", [-1.1, 1.0, 4.4, 7.0]),
 ];
 /// Below the anchor Fairy-Stockfish's fit is `shifted / per level +
 /// (shifted / this) ^ 5`, `shifted` = elo − anchor (negative).
