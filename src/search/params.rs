@@ -286,14 +286,18 @@ pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 4] = [
     // -4 / -2 / 1.1, 1 / 5 and 8 against 1000, 1500, 2000 and 2500.
     ("shogi", [-8.0, -1.0, 4.3, 7.0]),
     // scripts/calibrate.py at 2+0.02, 30 games a match (±130-170 Elo), 2-3
-    // levels a point; 1000 and 1500 were not bracketed (every level tried won:
-    // -13 by +95, -4 by +23) and are extrapolated at 60 Elo a level.
-    ("judkins", [-14.6, -4.4, 3.2, 8.0]),
+    // levels a point. 1000 and 1500 were not bracketed (every level tried
+    // won). 100-game checks: 1000 at -14.6 scored 61%, at -20 55% (Judkins'
+    // scale bottoms out near 1000); 1500 at -4.4 60%, at -8 32%, so -5.7
+    // (interpolated); 2000 43% and 2500 48% as measured.
+    ("judkins", [-20.0, -5.7, 3.2, 8.0]),
     // The same way: every point bracketed or scored exactly 50%.
     ("yarishogi", [-6.0, -1.0, 4.5, 6.3]),
     // 24 games a match, at most 2 a point: 1000 and 1500 not bracketed (Kawari
     // lost at every level tried: -8, -4; -1, 0), extrapolated at 60 Elo a level.
-    ("heian", [-1.1, 1.0, 4.4, 7.0]),
+    // 100-game checks: 59%, 50.5%, 43% at the first three; 2500 at 7.0 scored
+    // 37.5% (-89), so 8.0 (about 100 Elo a level there).
+    ("heian", [-1.1, 1.0, 4.4, 8.0]),
 ];
 /// Below the anchor Fairy-Stockfish's fit is `shifted / per level +
 /// (shifted / this) ^ 5`, `shifted` = elo − anchor (negative).
