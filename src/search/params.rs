@@ -286,7 +286,7 @@ pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 4] = [
     // -4 / -2 / 1.1, 1 / 5 and 8 against 1000, 1500, 2000 and 2500.
     // 100-game checks: 1000 58%, 2000 48%; 1500 at -1.0 scored 37.5% (-89),
     // and the first pass had 1.1 at +276, so -0.5 (interpolated); 2500 at 7.0
-    // and at 6.1 both scored 62% (+85), so 5.2.
+    // and at 6.1 both scored 62% (+85); at 5.2 53%.
     ("shogi", [-8.0, -0.5, 4.3, 5.2]),
     // scripts/calibrate.py at 2+0.02, 30 games a match (±130-170 Elo), 2-3
     // levels a point. 1000 and 1500 were not bracketed (every level tried
