@@ -136,13 +136,8 @@ class Runner:
                 "--max-plies", str(args.max_plies)]
         if args.quiet:
             argv.append("--quiet")
-        for flag in ("tc", "byoyomi", "movetime", "nodes", "depth", "openings", "cluster",
-                     "records", "debug"):
-            value = getattr(args, flag)
-            if value is not None:
-                argv += [f"--{flag}", str(value)]
-        for opt in args.option:
-            argv += ["--option", opt]
+        argv += match.forwarded(args, ("tc", "byoyomi", "movetime", "nodes", "depth",
+                                       "openings", "cluster", "records", "debug"))
         self.args = match.build_parser().parse_args(argv)
         self.specs, self.variant, self.tc, self.openings, _ = match.setup(self.args)
         self.next_pair = 0

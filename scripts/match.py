@@ -775,6 +775,19 @@ class Match:
 
 # --------------------------------------------------------------------------- CLI
 
+def forwarded(args: argparse.Namespace, flags: tuple[str, ...]) -> list[str]:
+    """match.py arguments for the ``flags`` (attribute names) that ``args`` sets, and
+    every ``--option``: how spsa.py and calibrate.py pass their own through."""
+    argv = []
+    for flag in flags:
+        value = getattr(args, flag)
+        if value is not None:
+            argv += [f"--{flag.replace('_', '-')}", str(value)]
+    for opt in args.option:
+        argv += ["--option", opt]
+    return argv
+
+
 class QuietMatch(Match):
     """A match whose header and summary are left to its caller (spsa.py, calibrate.py),
     which plays many short matches and reports them its own way."""

@@ -353,13 +353,9 @@ class GameRunner:
                 "--max-plies", str(args.max_plies), "--margin", str(args.margin),
                 "--hang-timeout", str(args.hang_timeout), "--seed", str(args.seed),
                 "--variant-path", args.variant_path]
-        for flag in ("tc", "byoyomi", "movetime", "nodes", "depth", "openings",
-                     "random_plies", "start_sfen", "cluster", "records", "debug"):
-            value = getattr(args, flag)
-            if value is not None:
-                argv += [f"--{flag.replace('_', '-')}", str(value)]
-        for opt in args.option:
-            argv += ["--option", opt]
+        argv += match.forwarded(args, ("tc", "byoyomi", "movetime", "nodes", "depth",
+                                       "openings", "random_plies", "start_sfen", "cluster",
+                                       "records", "debug"))
         self.args = match.build_parser().parse_args(argv)
         # every opening the whole run uses (random ones: one per pair of the run)
         self.specs, self.variant, self.tc, self.openings, _ = match.setup(self.args)

@@ -78,11 +78,17 @@ def run(*args, timeout=120):
     return proc.returncode, proc.stdout, proc.stderr
 
 
+def run_stubs(*args):
+    """calibrate.py in Judkins at depth 1: a Kawari stub that resigns every game against
+    a Fairy-Stockfish stub that plays."""
+    return run("--variant", "judkins", "--kawari", stub("--mode", "resign"),
+               "--fairy", stub(), "--depth", "1", *args)
+
+
 def test_a_kawari_that_always_loses_climbs_until_its_rounds_are_spent(tmp_path):
     records = tmp_path / "cal.jsonl"
-    rc, out, err = run("--variant", "judkins", "--kawari", stub("--mode", "resign"),
-                       "--fairy", stub(), "--depth", "1", "--games", "4", "--rounds", "3",
-                       "--points", "1000,2500", "--start=-8,17", "--records", str(records))
+    rc, out, err = run_stubs("--games", "4", "--rounds", "3", "--points", "1000,2500",
+                             "--start=-8,17", "--records", str(records))
     assert rc == 0, err
     lines = out.splitlines()
     assert lines[0].startswith("Calibration of Kawari against Fairy-Stockfish: judkins, "
@@ -104,9 +110,8 @@ def test_a_kawari_that_always_loses_climbs_until_its_rounds_are_spent(tmp_path):
 
 def test_verify_plays_each_point_at_the_same_elo_and_reports_the_band(tmp_path):
     debug = tmp_path / "io.log"
-    rc, out, err = run("--variant", "judkins", "--kawari", stub("--mode", "resign"),
-                       "--fairy", stub(), "--depth", "1", "--games", "2", "--points",
-                       "1200,2200", "--verify", "--debug", str(debug))
+    rc, out, err = run_stubs("--games", "2", "--points", "1200,2200", "--verify",
+                             "--debug", str(debug))
     assert rc == 0, err
     lines = out.splitlines()
     assert lines[1] == ("USI_Elo 1200: Kawari 0-2-0 of 2 (0.0%), Elo -inf +/- nan, "
@@ -122,9 +127,8 @@ def test_verify_plays_each_point_at_the_same_elo_and_reports_the_band(tmp_path):
 
 def test_the_search_sends_the_level_to_kawari_and_the_elo_to_fairy(tmp_path):
     debug = tmp_path / "io.log"
-    rc, out, err = run("--variant", "judkins", "--kawari", stub("--mode", "resign"),
-                       "--fairy", stub(), "--depth", "1", "--games", "2", "--rounds", "1",
-                       "--points", "1500", "--start=-3", "--debug", str(debug))
+    rc, out, err = run_stubs("--games", "2", "--rounds", "1", "--points", "1500",
+                             "--start=-3", "--debug", str(debug))
     assert rc == 0, err
     log = debug.read_text()
     assert log.count("setoption name Skill_Level value -3") == 1
