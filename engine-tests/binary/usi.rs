@@ -1,7 +1,7 @@
 //! USI transcripts through the built binary: every command and option, every
 //! kind of bad input, stop/ponder timing, the time-control forms, quit and EOF.
 
-use crate::common::UsiProcess;
+use crate::common::{timed_go, UsiProcess};
 use kawari::core::BitWord;
 use kawari::position::Position;
 use kawari::variant::Variant;
@@ -87,14 +87,6 @@ fn silent(e: &mut UsiProcess, line: &str) {
     e.send(line);
     let lines = e.sync();
     assert!(lines.is_empty(), "{line:?} gave {lines:?}");
-}
-
-/// Sends a `go`, returns (bestmove, elapsed) measured from sending it.
-fn timed_go(e: &mut UsiProcess, go: &str, timeout: Duration) -> (String, Duration) {
-    let t = Instant::now();
-    e.send(go);
-    let m = e.bestmove(timeout);
-    (m, t.elapsed())
 }
 
 #[test]
@@ -732,20 +724,7 @@ fn time_controls_keep_their_budget() {
     silent(&mut e, "position startpos moves 7g7f");
     let (_, took) = timed_go(&mut e, "go btime 600000 wtime 800", SECS5);
     assert!(took < Duration::from_millis(800) + slack(800), "{took:?}");
-    // Without NetworkDelay the engine's own margin still answers inside the
-    // byoyomi, also with several threads and without main time.
-    silent(&mut e, "setoption name NetworkDelay value 0");
-    for threads in [1, 2] {
-        silent(&mut e, &format!("setoption name Threads value {threads}"));
-        let (_, took) = timed_go(&mut e, "go byoyomi 1000", SECS5);
-        assert!(took < Duration::from_millis(1000), "{threads}: {took:?}");
-        assert!(
-            took > Duration::from_millis(900),
-            "byoyomi unused: {took:?}"
-        );
-    }
-    silent(&mut e, "setoption name NetworkDelay value 50");
-    silent(&mut e, "setoption name Threads value 1");
+    // `NetworkDelay 0` without slack is `engine-tests/clock.rs`'s, alone.
     // Fixed limits.
     for go in ["go depth 1", "go nodes 1000", "go depth 2 nodes 5000"] {
         timed_go(&mut e, go, SECS5 * 6);

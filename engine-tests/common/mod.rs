@@ -229,3 +229,15 @@ impl Drop for UsiProcess {
         let _ = self.child.wait();
     }
 }
+
+/// Sends a `go`, returns (bestmove, elapsed) measured from sending it.
+pub fn timed_go(
+    e: &mut UsiProcess,
+    go: &str,
+    timeout: std::time::Duration,
+) -> (String, std::time::Duration) {
+    let t = std::time::Instant::now();
+    e.send(go);
+    let m = e.bestmove(timeout);
+    (m, t.elapsed())
+}

@@ -58,6 +58,7 @@ impl Dialect {
             ponder: g.ponder,
             searchmoves: Vec::new(),
             mate: None,
+            received: None,
         }
     }
 

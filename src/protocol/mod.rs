@@ -22,7 +22,7 @@ use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Longest input line accepted, in bytes; longer lines are rejected whole.
 pub const MAX_LINE: usize = 1 << 20;
@@ -123,8 +123,9 @@ where
     }
     let mut session = Session::new(Out::new(Box::new(output)));
     loop {
-        let keep_going = match rx.recv().unwrap_or(Input::Eof) {
-            Input::Line(line) => session.handle_line(&line),
+        let (input, at) = rx.recv().unwrap_or((Input::Eof, Instant::now()));
+        let keep_going = match input {
+            Input::Line(line) => session.handle_line(&line, at),
             Input::Overlong(n) => {
                 session.out.error(format!(
                     "line of {n} bytes is longer than {MAX_LINE}; ignored"
@@ -140,8 +141,9 @@ where
     session.engine.finish_within(QUIT_WAIT);
 }
 
-/// Sends the lines of `r` to `tx` until end of input; then `Input::Eof`.
-fn read_lines<R: BufRead>(mut r: R, tx: &mpsc::Sender<Input>) {
+/// Sends the lines of `r` to `tx`, each with the moment it was read, until
+/// end of input; then `Input::Eof`.
+fn read_lines<R: BufRead>(mut r: R, tx: &mpsc::Sender<(Input, Instant)>) {
     let mut buf = Vec::new();
     loop {
         let item = match read_line_capped(&mut r, &mut buf, MAX_LINE) {
@@ -152,11 +154,11 @@ fn read_lines<R: BufRead>(mut r: R, tx: &mpsc::Sender<Input>) {
             ),
             Ok(Some(Some(n))) => Input::Overlong(n),
             Ok(None) | Err(_) => {
-                let _ = tx.send(Input::Eof);
+                let _ = tx.send((Input::Eof, Instant::now()));
                 return;
             }
         };
-        if tx.send(item).is_err() {
+        if tx.send((item, Instant::now())).is_err() {
             return;
         }
     }
@@ -239,11 +241,11 @@ impl Session {
         *self.dialect.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Handles one line; false once the session should end. A panic while
-    /// handling it (a bug) is reported and the session goes on.
-    fn handle_line(&mut self, line: &str) -> bool {
+    /// Handles one line, read at `at`; false once the session should end. A
+    /// panic while handling it (a bug) is reported and the session goes on.
+    fn handle_line(&mut self, line: &str, at: Instant) -> bool {
         log::debug!("<< {line}");
-        match catch_unwind(AssertUnwindSafe(|| self.handle(line))) {
+        match catch_unwind(AssertUnwindSafe(|| self.handle(line, at))) {
             Ok(go_on) => go_on,
             Err(_) => {
                 self.out.error("internal error while handling this command");
@@ -252,7 +254,7 @@ impl Session {
         }
     }
 
-    fn handle(&mut self, line: &str) -> bool {
+    fn handle(&mut self, line: &str, at: Instant) -> bool {
         let cmd = match parse(line) {
             Ok(c) => c,
             Err(e) => {
@@ -274,7 +276,7 @@ impl Session {
             }
             Command::NewGame => self.engine.new_game(),
             Command::Position { start, moves } => self.position(start, &moves),
-            Command::Go(go) => self.go(go),
+            Command::Go(go) => self.go(go, at),
             Command::Stop => self.engine.stop(),
             Command::PonderHit(clock) => {
                 self.warn_negative(&clock);
@@ -365,7 +367,9 @@ impl Session {
         }
     }
 
-    fn go(&mut self, go: Go) {
+    /// Starts what `go` asks for; clocks count from `at`, when the line was
+    /// read, as the GUI's do.
+    fn go(&mut self, go: Go, at: Instant) {
         if self.engine.is_busy() {
             self.out
                 .error("go ignored: a search is running (send stop first)");
@@ -375,6 +379,7 @@ impl Session {
             Go::Search(g) => {
                 self.warn_negative(&g.clock);
                 let mut limits: Limits = self.dialect().limits(&g);
+                limits.received = Some(at);
                 let notation = self.dialect().notation();
                 for (i, text) in g.searchmoves.iter().enumerate() {
                     match self.engine.root().parse_move(notation, text) {

@@ -1,6 +1,7 @@
 //! What a `go` command asks for: clocks, fixed limits, pondering, root moves.
 
 use crate::position::Move;
+use std::time::Instant;
 
 /// Search limits from `go`. Times are milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -28,4 +29,7 @@ pub struct Limits {
     /// A mate in this many moves is asked for (UCI's `go mate N`): never
     /// weakened by `Skill Level`.
     pub mate: Option<u32>,
+    /// When the `go` was read: the clock's budgets count from here, not from
+    /// the search's start (`None`: from the start).
+    pub received: Option<Instant>,
 }

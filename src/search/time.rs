@@ -74,7 +74,7 @@ impl TimeManager {
         game_ply: u32,
         game_moves: u64,
     ) -> TimeManager {
-        let now = Instant::now();
+        let now = limits.received.unwrap_or_else(Instant::now);
         let mut tm = TimeManager {
             start: now,
             clock_start: now,
@@ -281,6 +281,28 @@ mod tests {
         // made them fail now and then on a busy machine).
         assert!(tm.floor > 900, "{}", tm.floor);
         assert!(!TimeManager::new(&bare, 0, Color::Black, 40).soft_expired(0.0));
+    }
+
+    /// The budgets count from when `go` was read: time spent before the
+    /// search starts (threads starting, a table reclaimed, a busy machine)
+    /// is the GUI's time too.
+    #[test]
+    fn the_clock_starts_when_go_is_read() {
+        let read = Instant::now() - std::time::Duration::from_millis(400);
+        let go = Limits {
+            movetime: Some(500),
+            received: Some(read),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&go, 0, Color::Black, 0);
+        assert!(tm.elapsed() >= 400, "{}", tm.elapsed());
+        assert!(tm.elapsed_total() >= 400);
+        assert!(!tm.hard_expired());
+        let late = Limits {
+            received: Some(Instant::now() - std::time::Duration::from_millis(600)),
+            ..go
+        };
+        assert!(TimeManager::new(&late, 0, Color::Black, 0).hard_expired());
     }
 
     /// A sudden-death game as long as a match's move cap (256 moves of ours)
