@@ -290,7 +290,7 @@ mod tests {
     fn the_clock_starts_when_go_is_read() {
         let read = Instant::now() - std::time::Duration::from_millis(400);
         let go = Limits {
-            movetime: Some(500),
+            movetime: Some(2000),
             received: Some(read),
             ..Limits::default()
         };
@@ -299,7 +299,7 @@ mod tests {
         assert!(tm.elapsed_total() >= 400);
         assert!(!tm.hard_expired());
         let late = Limits {
-            received: Some(Instant::now() - std::time::Duration::from_millis(600)),
+            received: Some(Instant::now() - std::time::Duration::from_millis(2500)),
             ..go
         };
         assert!(TimeManager::new(&late, 0, Color::Black, 0).hard_expired());
