@@ -37,6 +37,7 @@ import argparse
 import copy
 import math
 import os
+import re
 import sys
 from dataclasses import dataclass
 from typing import Optional
@@ -278,8 +279,30 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+# Options whose value is a list of integers, often starting with a minus sign.
+LIST_OPTIONS = ("--points", "--start", "--steps")
+
+
+def glue_negative_lists(argv: list[str]) -> list[str]:
+    """``--steps -20,20`` as ``--steps=-20,20``: argparse takes a value that
+    starts with a minus sign and is not a plain number for an option."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        nxt = argv[i + 1] if i + 1 < len(argv) else ""
+        if a in LIST_OPTIONS and re.fullmatch(r"-\d[\d,-]*", nxt):
+            out.append(f"{a}={nxt}")
+            i += 2
+        else:
+            out.append(a)
+            i += 1
+    return out
+
+
 def main(argv: Optional[list[str]] = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser().parse_args(glue_negative_lists(argv))
     if args.steps is not None and (len(args.steps) != 2 or args.steps[0] >= args.steps[1]
                                    or args.steps[0] < LEVEL_MIN or args.steps[1] > LEVEL_MAX):
         print(f"error: --steps takes LO,HI with {LEVEL_MIN} <= LO < HI <= {LEVEL_MAX}",

@@ -128,7 +128,7 @@ def test_verify_plays_each_point_at_the_same_elo_and_reports_the_band(tmp_path):
 def test_the_search_sends_the_level_to_kawari_and_the_elo_to_fairy(tmp_path):
     debug = tmp_path / "io.log"
     rc, out, err = run_stubs("--games", "2", "--rounds", "1", "--points", "1500",
-                             "--start=-3", "--debug", str(debug))
+                             "--start", "-3", "--debug", str(debug))
     assert rc == 0, err
     log = debug.read_text()
     assert log.count("setoption name Skill_Level value -3") == 1
@@ -139,7 +139,7 @@ def test_steps_play_each_level_against_the_one_below(tmp_path):
     debug = tmp_path / "io.log"
     # both resign at once, so whoever moves first loses: each step goes 1-1
     rc, out, err = run("--variant", "judkins", "--kawari", stub("--mode", "resign"),
-                       "--depth", "1", "--games", "2", "--steps=-2,1", "--debug", str(debug))
+                       "--depth", "1", "--games", "2", "--steps", "-2,1", "--debug", str(debug))
     assert rc == 0, err
     assert out.splitlines() == [
         out.splitlines()[0],
