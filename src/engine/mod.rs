@@ -264,6 +264,12 @@ impl Engine {
         }
     }
 
+    /// `isready`: the slow set-up the next game would otherwise pay on its
+    /// clock (the hash table's memory) is done now.
+    pub fn prepare(&mut self) {
+        self.threads.prefault_table();
+    }
+
     /// `usinewgame`: stops any job, forgets the hash table and every thread's
     /// heuristics.
     pub fn new_game(&mut self) {

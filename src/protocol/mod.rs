@@ -265,7 +265,10 @@ impl Session {
         match cmd {
             Command::Empty => {}
             Command::Hello(d) => self.hello(d),
-            Command::IsReady => self.out.line("readyok"),
+            Command::IsReady => {
+                self.engine.prepare();
+                self.out.line("readyok")
+            }
             Command::SetOption { name, value } => {
                 let result = setting(&name, value.as_deref())
                     .map_err(|e| e.to_string())

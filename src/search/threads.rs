@@ -457,6 +457,12 @@ impl Threads {
         Ok(())
     }
 
+    /// Takes the memory of a table nobody has used yet (for `isready`; a
+    /// table in use, by a running job too, is left alone).
+    pub fn prefault_table(&self) {
+        self.table.prefault();
+    }
+
     /// Empties the table, now or once the running job has answered.
     pub fn clear_hash(&mut self) {
         if self.is_busy() {
