@@ -85,10 +85,23 @@ pub(super) fn summarize(children: &[Child], or: bool) -> (Numbers, u16) {
     }
 }
 
+/// At AND nodes, how many open interpositions besides the largest add one
+/// to the proof number (at OR nodes each other open check adds one).
+/// Interpositions on different squares between the king and a far checker
+/// mostly lead to like positions (the checker takes, or the king is mated
+/// the same way behind the piece), and each square counted as one more made
+/// a far check look harder at every level of a chain of interpositions (the
+/// attacker's line in 図巧8 runs the defender's pawns one by one into a
+/// dragon's file): 図巧8's first proof took 24.6M nodes, 13.1M with this;
+/// the position 12 plies in along its 3b3c defence 4.9M, 1.35M (counting only
+/// the largest: 13.6M and 1.40M; one per two: 21.4M, 3.1M; summing those on
+/// squares the defender holds, as real defences: over 30M, and 4.2M).
+pub(super) const INTERPOSITIONS_PER_UNIT: u32 = 4;
+
 /// The summed number of a node (the disproof number at OR, the proof number
 /// at AND) in two parts: a sum over the children counted in full
 /// (`summed`), and over the others (moves that mostly lead to the same
-/// positions) the largest plus one per other open child.
+/// positions) the largest plus what the other open children add (`others`).
 #[derive(Copy, Clone, Default)]
 pub(super) struct Delta {
     /// Sum over the children counted in full.
@@ -99,6 +112,8 @@ pub(super) struct Delta {
     open: u32,
     /// Whether a child's number is `INF`.
     decided: bool,
+    /// Whether the node is an OR node.
+    or: bool,
 }
 
 impl Delta {
@@ -112,7 +127,7 @@ impl Delta {
         let most = if self.open == 0 {
             0
         } else {
-            self.max.saturating_add(self.open - 1)
+            self.max.saturating_add(self.others(self.open - 1))
         };
         if self.decided {
             INF
@@ -123,13 +138,23 @@ impl Delta {
 
     /// With `self` taken over a node's other children: what they add to a
     /// child's number in the node's (counted in full if `child_summed`,
-    /// else by the largest-plus-one rule, as the largest: the node reaches
+    /// else as the largest of those not counted in full: the node reaches
     /// its threshold when the child reaches the threshold less this).
     pub(super) fn rest(self, child_summed: bool) -> u32 {
         if child_summed {
             self.total()
         } else {
-            self.sum.saturating_add(self.open).min(INF)
+            self.sum.saturating_add(self.others(self.open)).min(INF)
+        }
+    }
+
+    /// What `n` open children besides the largest of those not counted in
+    /// full add to the node's number.
+    fn others(self, n: u32) -> u32 {
+        if self.or {
+            n
+        } else {
+            n / INTERPOSITIONS_PER_UNIT
         }
     }
 }
@@ -143,9 +168,11 @@ impl Delta {
 /// nodes (14.2M with the thresholds fixed), 0.2M now; 無双48's none in 30M,
 /// 8.5M now. Drops (interpositions, one kind per square shown at a time)
 /// mostly lead to the same positions, and the attacker's checks at OR nodes
-/// often transpose; those keep the largest-plus-one rule (summing the
-/// checks' disproof numbers too took more nodes on a sample of 38 classics
-/// solved in full: 38.3M against 36.6M).
+/// often transpose; those count by the largest and a little for each other
+/// (`Delta::others`; summing the checks' disproof numbers too took more
+/// nodes on a sample of 38 classics solved in full: 38.3M against 36.6M;
+/// summing the drops too left 図巧8's 3b3c position, see
+/// `INTERPOSITIONS_PER_UNIT`, unproven after 20M nodes, 4.9M without).
 #[inline]
 pub(super) fn summed(c: &Child, or: bool) -> bool {
     !or && !c.mv.is_drop()
@@ -154,7 +181,10 @@ pub(super) fn summed(c: &Child, or: bool) -> bool {
 /// The summed number (dn at OR, pn at AND) over the shown children but
 /// `skip`.
 pub(super) fn delta(children: &[Child], or: bool, skip: Option<usize>) -> Delta {
-    let mut d = Delta::default();
+    let mut d = Delta {
+        or,
+        ..Delta::default()
+    };
     for (i, c) in children.iter().enumerate() {
         if c.hidden || Some(i) == skip {
             continue;

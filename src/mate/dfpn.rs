@@ -645,6 +645,24 @@ mod tests {
         });
     }
 
+    /// 図巧8 after 12 plies along its 3b3c defence (the king on 3b, the
+    /// defender holding two golds, four silvers, a knight and 14 pawns): the
+    /// attacker's mate runs the defender's pawns one by one into a dragon's
+    /// file, and interpositions on other squares add a quarter each to the
+    /// proof number rather than one. First proof 1.33M nodes here (64 MB;
+    /// budget 2.5M); one each, 4.9M at 2 GB, over the budget here.
+    #[test]
+    fn interpositions_on_many_squares_do_not_inflate_the_proof_number() {
+        let v = Variant::by_name("shogi").unwrap();
+        let sfen = "5n1g1/4+b1kPl/2l3p2/3+l1+P2P/8N/5L3/9/1+r7/R8 b BGN2g4sn14p 13";
+        let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
+        with_dfpn(&mut pos, 64, |dfpn, pos| {
+            dfpn.node_budget = 2_500_000;
+            let n = dfpn.solve(pos);
+            assert_eq!(n.pn, 0, "{} nodes", dfpn.nodes);
+        });
+    }
+
     /// Summed proof numbers of open children stop short of `INF`, which
     /// only a disproven child gives: 無双73 came back from the first search
     /// with pn `INF` and dn 15 (neither proven nor disproven) after 7.1M
