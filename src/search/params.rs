@@ -244,6 +244,11 @@ pub const SKILL_MAX_LEVEL: i32 = 20;
 pub const SKILL_MIN_LEVEL: i32 = -20;
 /// Lines searched to choose from at a lower level.
 pub const SKILL_LINES: usize = 4;
+/// Below level 0 every level down searches this many more lines to choose
+/// from (a deviation from Fairy-Stockfish, whose negative levels differ only
+/// by a weakness of 2/128 a level: 40 games a step in Judkins could not tell
+/// levels −20 to −12 apart, 152-168 over the eight steps).
+pub const SKILL_LINES_PER_WEAK_LEVEL: usize = 2;
 /// Weakness at level 0; each level above takes `SKILL_WEAKNESS_PER_LEVEL` off.
 pub const SKILL_WEAKNESS_BASE: i32 = 120;
 /// See `SKILL_WEAKNESS_BASE`.

@@ -88,9 +88,12 @@ impl Skill {
         })
     }
 
-    /// Lines the main thread must search to choose from.
+    /// Lines the main thread must search to choose from: more the further
+    /// below level 0, so that each of those levels picks worse moves than
+    /// the one above it more often.
     pub(super) fn lines(&self, asked: usize) -> usize {
-        asked.max(SKILL_LINES)
+        let below_zero = self.level.min(0).unsigned_abs() as usize;
+        asked.max(SKILL_LINES + SKILL_LINES_PER_WEAK_LEVEL * below_zero)
     }
 
     /// After an iteration of `depth`: picks from `lines` (best first) if it
@@ -234,6 +237,39 @@ mod tests {
         assert!(low[0] < 400 && low[1] + low[2] > 0, "{low:?}");
         assert!(high[0] > low[0], "{high:?} {low:?}");
         assert_eq!(low[3], 0, "{low:?}");
+    }
+
+    /// Each level below 0 chooses among more lines than the one above it,
+    /// and so picks a worse line on average.
+    #[test]
+    fn negative_levels_choose_among_more_lines() {
+        let skill = |level: i32| {
+            let opts = SearchOptions {
+                skill_level: level,
+                ..SearchOptions::default()
+            };
+            Skill::new(&opts, "shogi").unwrap()
+        };
+        assert_eq!(skill(5).lines(1), SKILL_LINES);
+        assert_eq!(skill(0).lines(1), SKILL_LINES);
+        assert_eq!(skill(0).lines(9), 9);
+        for level in SKILL_MIN_LEVEL..0 {
+            assert!(skill(level).lines(1) > skill(level + 1).lines(1), "{level}");
+        }
+        // Fifty lines 10 cp apart: the average distance from the best of the
+        // line picked grows from level 0 to -10 to -20.
+        let lines: Vec<RootMove> = (0..50).map(|i| line(i + 1, 100 - 10 * i as i32)).collect();
+        let mean_loss = |level: i32| {
+            let mut total = 0;
+            for _ in 0..400 {
+                let mut s = skill(level);
+                let n = s.lines(1);
+                total += 100 - s.pick(&lines[..n]).unwrap().score;
+            }
+            total / 400
+        };
+        let (l0, l10, l20) = (mean_loss(0), mean_loss(-10), mean_loss(-20));
+        assert!(l0 < l10 && l10 < l20, "{l0} {l10} {l20}");
     }
 
     #[test]
