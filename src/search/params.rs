@@ -253,8 +253,10 @@ pub const SKILL_LINES_PER_WEAK_LEVEL: usize = 2;
 pub const SKILL_WEAKNESS_BASE: i32 = 120;
 /// See `SKILL_WEAKNESS_BASE`.
 pub const SKILL_WEAKNESS_PER_LEVEL: i32 = 2;
-/// The random push is at most the lines' spread, capped at this (a pawn).
+/// The random push is at most the lines' spread, capped at this (a pawn)...
 pub const SKILL_SPREAD_CAP: i32 = 100;
+/// ...plus this for each level below 0.
+pub const SKILL_SPREAD_PER_WEAK_LEVEL: i32 = 20;
 /// A weakened pick never takes a line more than `SKILL_LOSS_BASE +
 /// SKILL_LOSS_PER_LEVEL * (20 - level)` centipawns below the best (a
 /// deviation from Fairy-Stockfish, whose low levels may drop a piece for

@@ -115,7 +115,7 @@ impl Skill {
 
     /// Each line's score gets a push that grows with the weakness and its
     /// distance from the best, and a random one up to the spread of the
-    /// lines (at most `SKILL_SPREAD_CAP`); the highest wins. Lines that lose
+    /// lines (at most `SKILL_SPREAD_CAP`, more below level 0); the highest wins. Lines that lose
     /// more than the level's margin against the best are left out, so a weak
     /// level does not throw material away for nothing.
     fn pick(&mut self, lines: &[RootMove]) -> Option<RootMove> {
@@ -126,12 +126,19 @@ impl Skill {
             .filter(|r| r.score > -INFINITE && top - r.score <= margin)
             .collect();
         let first = *searched.first()?;
-        let spread = (top - searched.last()?.score).min(SKILL_SPREAD_CAP);
+        let below_zero = self.level.min(0).abs();
+        let cap = SKILL_SPREAD_CAP + SKILL_SPREAD_PER_WEAK_LEVEL * below_zero;
+        let spread = (top - searched.last()?.score).min(cap);
         let weakness = SKILL_WEAKNESS_BASE - SKILL_WEAKNESS_PER_LEVEL * self.level;
+        // Below level 0 the pull towards worse lines stays level 0's (below
+        // `SKILL_PUSH_DIVISOR`, so worse lines keep a handicap): a weaker
+        // level chooses more at random among more lines, it does not seek
+        // out the worst one.
+        let pull = weakness.min(SKILL_WEAKNESS_BASE);
         let mut best = (i32::MIN, first);
         for r in searched {
             let random = self.rng.gen_range(0..weakness.max(1));
-            let push = (weakness * (top - r.score) + spread * random) / SKILL_PUSH_DIVISOR;
+            let push = (pull * (top - r.score) + spread * random) / SKILL_PUSH_DIVISOR;
             if r.score + push >= best.0 {
                 best = (r.score + push, r);
             }
