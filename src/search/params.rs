@@ -256,7 +256,7 @@ pub const SKILL_WEAKNESS_PER_LEVEL: i32 = 2;
 /// The random push is at most the lines' spread, capped at this (a pawn)...
 pub const SKILL_SPREAD_CAP: i32 = 100;
 /// ...plus this for each level below 0.
-pub const SKILL_SPREAD_PER_WEAK_LEVEL: i32 = 20;
+pub const SKILL_SPREAD_PER_WEAK_LEVEL: i32 = 40;
 /// A weakened pick never takes a line more than `SKILL_LOSS_BASE +
 /// SKILL_LOSS_PER_LEVEL * (20 - level)` centipawns below the best (a
 /// deviation from Fairy-Stockfish, whose low levels may drop a piece for
@@ -264,6 +264,8 @@ pub const SKILL_SPREAD_PER_WEAK_LEVEL: i32 = 20;
 pub const SKILL_LOSS_BASE: i32 = 300;
 /// See `SKILL_LOSS_BASE`.
 pub const SKILL_LOSS_PER_LEVEL: i32 = 10;
+/// Below level 0 the margin grows by this much more a level.
+pub const SKILL_LOSS_PER_WEAK_LEVEL: i32 = 30;
 /// Pushes are `(weakness * distance + spread * random) / this`.
 pub const SKILL_PUSH_DIVISOR: i32 = 128;
 /// Lowest `UCI_Elo`.

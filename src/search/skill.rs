@@ -120,13 +120,15 @@ impl Skill {
     /// level does not throw material away for nothing.
     fn pick(&mut self, lines: &[RootMove]) -> Option<RootMove> {
         let top = lines.first()?.score;
-        let margin = SKILL_LOSS_BASE + SKILL_LOSS_PER_LEVEL * (SKILL_MAX_LEVEL - self.level);
+        let below_zero = self.level.min(0).abs();
+        let margin = SKILL_LOSS_BASE
+            + SKILL_LOSS_PER_LEVEL * (SKILL_MAX_LEVEL - self.level)
+            + SKILL_LOSS_PER_WEAK_LEVEL * below_zero;
         let searched: Vec<&RootMove> = lines
             .iter()
             .filter(|r| r.score > -INFINITE && top - r.score <= margin)
             .collect();
         let first = *searched.first()?;
-        let below_zero = self.level.min(0).abs();
         let cap = SKILL_SPREAD_CAP + SKILL_SPREAD_PER_WEAK_LEVEL * below_zero;
         let spread = (top - searched.last()?.score).min(cap);
         let weakness = SKILL_WEAKNESS_BASE - SKILL_WEAKNESS_PER_LEVEL * self.level;
