@@ -258,9 +258,9 @@ pub const SKILL_SPREAD_CAP: i32 = 100;
 /// ...plus this for each level below 0.
 pub const SKILL_SPREAD_PER_WEAK_LEVEL: i32 = 40;
 /// A weakened pick never takes a line more than `SKILL_LOSS_BASE +
-/// SKILL_LOSS_PER_LEVEL * (20 - level)` centipawns below the best (a
-/// deviation from Fairy-Stockfish, whose low levels may drop a piece for
-/// nothing).
+/// SKILL_LOSS_PER_LEVEL * (20 - level)` centipawns below the best, plus
+/// `SKILL_LOSS_PER_WEAK_LEVEL` a level below 0 (a deviation from
+/// Fairy-Stockfish, whose low levels may drop a piece for nothing).
 pub const SKILL_LOSS_BASE: i32 = 300;
 /// See `SKILL_LOSS_BASE`.
 pub const SKILL_LOSS_PER_LEVEL: i32 = 10;

@@ -5,6 +5,13 @@
 //! the worse lines and a random one bounded by how far apart they are. A low
 //! level so misses what a deeper search sees, but only chooses among moves a
 //! shallow search found best; games vary from one to the next.
+//!
+//! Below level 0 (depth 1 for all of them) Fairy-Stockfish's levels differ
+//! only by a weakness of 2/128 a level, too little to tell one from the next
+//! in a match. Here each of them chooses among more lines, with a random push
+//! and a loss margin that reach further, and no stronger pull towards the
+//! worse lines than level 0's: a weaker level plays a wider choice of
+//! reasonable-looking moves, and about 30–40 Elo less a level (Judkins).
 
 use super::params::*;
 use super::shared::RootMove;
