@@ -298,11 +298,11 @@ pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 4] = [
     // and at 6.1 both scored 62% (+85); at 5.2 53%.
     ("shogi", [-8.0, -0.5, 4.3, 5.2]),
     // scripts/calibrate.py at 2+0.02, 30 games a match (±130-170 Elo), 2-3
-    // levels a point. 1000 and 1500 were not bracketed (every level tried
-    // won). 100-game checks: 1000 at -14.6 scored 61%, at -20 55% (Judkins'
-    // scale bottoms out near 1000); 1500 at -4.4 60%, at -8 32%, so -5.7
-    // (interpolated); 2000 43% and 2500 48% as measured.
-    ("judkins", [-20.0, -5.7, 3.2, 8.0]),
+    // levels a point. 100-game checks: 2000 43% and 2500 48% as measured.
+    // With the wider choice below level 0: 1000 at -12, -11, -9 scored 43%,
+    // 33%, 43% (moved by the slope to -8.2); 1500 at -3, -2, -1 47%, 40%,
+    // 60% (-1.5).
+    ("judkins", [-8.2, -1.5, 3.2, 8.0]),
     // The same way: every point bracketed or scored exactly 50%.
     ("yarishogi", [-6.0, -1.0, 4.5, 6.3]),
     // 24 games a match, at most 2 a point: 1000 and 1500 not bracketed (Kawari
