@@ -303,8 +303,11 @@ pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 4] = [
     // 33%, 43% (moved by the slope to -8.2); 1500 at -3, -2, -1 47%, 40%,
     // 60% (-1.5).
     ("judkins", [-8.2, -1.5, 3.2, 8.0]),
-    // The same way: every point bracketed or scored exactly 50%.
-    ("yarishogi", [-6.0, -1.0, 4.5, 6.3]),
+    // The same way: every point bracketed or scored exactly 50%. With the
+    // wider choice below level 0: 1000 at -4, 1, -2 scored 5-25, 28-2, 8-22
+    // (secant: -1.1); 1500 at -1.0 scored 25% over 100 games, so 0.0 (level
+    // 0 is as it was; the old -1.0 scored 45%).
+    ("yarishogi", [-1.1, 0.0, 4.5, 6.3]),
     // 24 games a match, at most 2 a point: 1000 and 1500 not bracketed (Kawari
     // lost at every level tried: -8, -4; -1, 0), extrapolated at 60 Elo a level.
     // 100-game checks: 59%, 50.5%, 43% at the first three; 2500 at 7.0 scored
