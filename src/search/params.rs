@@ -296,7 +296,9 @@ pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 4] = [
     // 100-game checks: 1000 58%, 2000 48%; 1500 at -1.0 scored 37.5% (-89),
     // and the first pass had 1.1 at +276, so -0.5 (interpolated); 2500 at 7.0
     // and at 6.1 both scored 62% (+85); at 5.2 53%.
-    ("shogi", [-8.0, -0.5, 4.3, 5.2]),
+    // With the wider choice below level 0: 1000 at -5, -3, -4 scored 10-20,
+    // 18-12, 18-12 (-4.4).
+    ("shogi", [-4.4, -0.5, 4.3, 5.2]),
     // scripts/calibrate.py at 2+0.02, 30 games a match (±130-170 Elo), 2-3
     // levels a point. 100-game checks: 2000 43% and 2500 48% as measured.
     // With the wider choice below level 0: 1000 at -12, -11, -9 scored 43%,
