@@ -298,8 +298,7 @@ pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 4] = [
     // and at 6.1 both scored 62% (+85); at 5.2 53%.
     // With the wider choice below level 0: 1000 at -5, -3, -4 scored 10-20,
     // 18-12, 18-12 (-4.4), then 45% over 100 games; 1500 at -0.5 scored
-    // 31-61 (33.7%) in 92 games, so -0.3 (level 0 is unchanged: it was about
-    // 64% by the old checks).
+    // 32-62 (34.0%) in 94 games, so -0.3 (level 0 is unchanged), then 46%.
     ("shogi", [-4.4, -0.3, 4.3, 5.2]),
     // scripts/calibrate.py at 2+0.02, 30 games a match (±130-170 Elo), 2-3
     // levels a point. 100-game checks: 2000 43% and 2500 48% as measured.
@@ -316,7 +315,7 @@ pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 4] = [
     // lost at every level tried: -8, -4; -1, 0), extrapolated at 60 Elo a level.
     // 100-game checks: 59%, 50.5%, 43% at the first three; 2500 at 7.0 scored
     // 37.5% (-89), so 8.0 (about 100 Elo a level there). With the wider
-    // choice below level 0, 1000 at -1.1 scored 16-38-11 (33.1%) in 65
+    // choice below level 0, 1000 at -1.1 scored 16-39-11 (32.6%) in 66
     // games, so -0.45.
     ("heian", [-0.45, 1.0, 4.4, 8.0]),
 ];
