@@ -244,19 +244,28 @@ pub const SKILL_MAX_LEVEL: i32 = 20;
 pub const SKILL_MIN_LEVEL: i32 = -20;
 /// Lines searched to choose from at a lower level.
 pub const SKILL_LINES: usize = 4;
+/// Below level 0 every level down searches this many more lines to choose
+/// from (a deviation from Fairy-Stockfish, whose negative levels differ only
+/// by a weakness of 2/128 a level: 40 games a step in Judkins could not tell
+/// levels −20 to −12 apart, 152-168 over the eight steps).
+pub const SKILL_LINES_PER_WEAK_LEVEL: usize = 2;
 /// Weakness at level 0; each level above takes `SKILL_WEAKNESS_PER_LEVEL` off.
 pub const SKILL_WEAKNESS_BASE: i32 = 120;
 /// See `SKILL_WEAKNESS_BASE`.
 pub const SKILL_WEAKNESS_PER_LEVEL: i32 = 2;
-/// The random push is at most the lines' spread, capped at this (a pawn).
+/// The random push is at most the lines' spread, capped at this (a pawn)...
 pub const SKILL_SPREAD_CAP: i32 = 100;
+/// ...plus this for each level below 0.
+pub const SKILL_SPREAD_PER_WEAK_LEVEL: i32 = 40;
 /// A weakened pick never takes a line more than `SKILL_LOSS_BASE +
-/// SKILL_LOSS_PER_LEVEL * (20 - level)` centipawns below the best (a
-/// deviation from Fairy-Stockfish, whose low levels may drop a piece for
-/// nothing).
+/// SKILL_LOSS_PER_LEVEL * (20 - level)` centipawns below the best, plus
+/// `SKILL_LOSS_PER_WEAK_LEVEL` a level below 0 (a deviation from
+/// Fairy-Stockfish, whose low levels may drop a piece for nothing).
 pub const SKILL_LOSS_BASE: i32 = 300;
 /// See `SKILL_LOSS_BASE`.
 pub const SKILL_LOSS_PER_LEVEL: i32 = 10;
+/// Below level 0 the margin grows by this much more a level.
+pub const SKILL_LOSS_PER_WEAK_LEVEL: i32 = 30;
 /// Pushes are `(weakness * distance + spread * random) / this`.
 pub const SKILL_PUSH_DIVISOR: i32 = 128;
 /// Lowest `UCI_Elo`.
@@ -287,20 +296,28 @@ pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 4] = [
     // 100-game checks: 1000 58%, 2000 48%; 1500 at -1.0 scored 37.5% (-89),
     // and the first pass had 1.1 at +276, so -0.5 (interpolated); 2500 at 7.0
     // and at 6.1 both scored 62% (+85); at 5.2 53%.
-    ("shogi", [-8.0, -0.5, 4.3, 5.2]),
+    // With the wider choice below level 0: 1000 at -5, -3, -4 scored 10-20,
+    // 18-12, 18-12 (-4.4), then 45% over 100 games; 1500 at -0.5 scored
+    // 32-62 (34.0%) in 94 games, so -0.3 (level 0 is unchanged), then 46%.
+    ("shogi", [-4.4, -0.3, 4.3, 5.2]),
     // scripts/calibrate.py at 2+0.02, 30 games a match (±130-170 Elo), 2-3
-    // levels a point. 1000 and 1500 were not bracketed (every level tried
-    // won). 100-game checks: 1000 at -14.6 scored 61%, at -20 55% (Judkins'
-    // scale bottoms out near 1000); 1500 at -4.4 60%, at -8 32%, so -5.7
-    // (interpolated); 2000 43% and 2500 48% as measured.
-    ("judkins", [-20.0, -5.7, 3.2, 8.0]),
-    // The same way: every point bracketed or scored exactly 50%.
-    ("yarishogi", [-6.0, -1.0, 4.5, 6.3]),
+    // levels a point. 100-game checks: 2000 43% and 2500 48% as measured.
+    // With the wider choice below level 0: 1000 at -12, -11, -9 scored 43%,
+    // 33%, 43% (moved by the slope to -8.2); 1500 at -3, -2, -1 47%, 40%,
+    // 60% (-1.5).
+    ("judkins", [-8.2, -1.5, 3.2, 8.0]),
+    // The same way: every point bracketed or scored exactly 50%. With the
+    // wider choice below level 0: 1000 at -4, 1, -2 scored 5-25, 28-2, 8-22
+    // (secant: -1.1); 1500 at -1.0 scored 25% over 100 games, so 0.0 (level
+    // 0 is as it was; the old -1.0 scored 45%).
+    ("yarishogi", [-1.1, 0.0, 4.5, 6.3]),
     // 24 games a match, at most 2 a point: 1000 and 1500 not bracketed (Kawari
     // lost at every level tried: -8, -4; -1, 0), extrapolated at 60 Elo a level.
     // 100-game checks: 59%, 50.5%, 43% at the first three; 2500 at 7.0 scored
-    // 37.5% (-89), so 8.0 (about 100 Elo a level there).
-    ("heian", [-1.1, 1.0, 4.4, 8.0]),
+    // 37.5% (-89), so 8.0 (about 100 Elo a level there). With the wider
+    // choice below level 0, 1000 at -1.1 scored 16-39-11 (32.6%) in 66
+    // games, so -0.45.
+    ("heian", [-0.45, 1.0, 4.4, 8.0]),
 ];
 /// Below the anchor Fairy-Stockfish's fit is `shifted / per level +
 /// (shifted / this) ^ 5`, `shifted` = elo − anchor (negative).

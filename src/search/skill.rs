@@ -5,6 +5,13 @@
 //! the worse lines and a random one bounded by how far apart they are. A low
 //! level so misses what a deeper search sees, but only chooses among moves a
 //! shallow search found best; games vary from one to the next.
+//!
+//! Below level 0 (depth 1 for all of them) Fairy-Stockfish's levels differ
+//! only by a weakness of 2/128 a level, too little to tell one from the next
+//! in a match. Here each of them chooses among more lines, with a random push
+//! and a loss margin that reach further, and no stronger pull towards the
+//! worse lines than level 0's: a weaker level plays a wider choice of
+//! reasonable-looking moves, and about 30–40 Elo less a level (Judkins).
 
 use super::params::*;
 use super::shared::RootMove;
@@ -88,9 +95,12 @@ impl Skill {
         })
     }
 
-    /// Lines the main thread must search to choose from.
+    /// Lines the main thread must search to choose from: more the further
+    /// below level 0, so that each of those levels picks worse moves than
+    /// the one above it more often.
     pub(super) fn lines(&self, asked: usize) -> usize {
-        asked.max(SKILL_LINES)
+        let below_zero = self.level.min(0).unsigned_abs() as usize;
+        asked.max(SKILL_LINES + SKILL_LINES_PER_WEAK_LEVEL * below_zero)
     }
 
     /// After an iteration of `depth`: picks from `lines` (best first) if it
@@ -112,23 +122,32 @@ impl Skill {
 
     /// Each line's score gets a push that grows with the weakness and its
     /// distance from the best, and a random one up to the spread of the
-    /// lines (at most `SKILL_SPREAD_CAP`); the highest wins. Lines that lose
+    /// lines (at most `SKILL_SPREAD_CAP`, more below level 0); the highest wins. Lines that lose
     /// more than the level's margin against the best are left out, so a weak
     /// level does not throw material away for nothing.
     fn pick(&mut self, lines: &[RootMove]) -> Option<RootMove> {
         let top = lines.first()?.score;
-        let margin = SKILL_LOSS_BASE + SKILL_LOSS_PER_LEVEL * (SKILL_MAX_LEVEL - self.level);
+        let below_zero = self.level.min(0).abs();
+        let margin = SKILL_LOSS_BASE
+            + SKILL_LOSS_PER_LEVEL * (SKILL_MAX_LEVEL - self.level)
+            + SKILL_LOSS_PER_WEAK_LEVEL * below_zero;
         let searched: Vec<&RootMove> = lines
             .iter()
             .filter(|r| r.score > -INFINITE && top - r.score <= margin)
             .collect();
         let first = *searched.first()?;
-        let spread = (top - searched.last()?.score).min(SKILL_SPREAD_CAP);
+        let cap = SKILL_SPREAD_CAP + SKILL_SPREAD_PER_WEAK_LEVEL * below_zero;
+        let spread = (top - searched.last()?.score).min(cap);
         let weakness = SKILL_WEAKNESS_BASE - SKILL_WEAKNESS_PER_LEVEL * self.level;
+        // Below level 0 the pull towards worse lines stays level 0's (below
+        // `SKILL_PUSH_DIVISOR`, so worse lines keep a handicap): a weaker
+        // level chooses more at random among more lines, it does not seek
+        // out the worst one.
+        let pull = weakness.min(SKILL_WEAKNESS_BASE);
         let mut best = (i32::MIN, first);
         for r in searched {
             let random = self.rng.gen_range(0..weakness.max(1));
-            let push = (weakness * (top - r.score) + spread * random) / SKILL_PUSH_DIVISOR;
+            let push = (pull * (top - r.score) + spread * random) / SKILL_PUSH_DIVISOR;
             if r.score + push >= best.0 {
                 best = (r.score + push, r);
             }
@@ -234,6 +253,39 @@ mod tests {
         assert!(low[0] < 400 && low[1] + low[2] > 0, "{low:?}");
         assert!(high[0] > low[0], "{high:?} {low:?}");
         assert_eq!(low[3], 0, "{low:?}");
+    }
+
+    /// Each level below 0 chooses among more lines than the one above it,
+    /// and so picks a worse line on average.
+    #[test]
+    fn negative_levels_choose_among_more_lines() {
+        let skill = |level: i32| {
+            let opts = SearchOptions {
+                skill_level: level,
+                ..SearchOptions::default()
+            };
+            Skill::new(&opts, "shogi").unwrap()
+        };
+        assert_eq!(skill(5).lines(1), SKILL_LINES);
+        assert_eq!(skill(0).lines(1), SKILL_LINES);
+        assert_eq!(skill(0).lines(9), 9);
+        for level in SKILL_MIN_LEVEL..0 {
+            assert!(skill(level).lines(1) > skill(level + 1).lines(1), "{level}");
+        }
+        // Fifty lines 10 cp apart: the average distance from the best of the
+        // line picked grows from level 0 to -10 to -20.
+        let lines: Vec<RootMove> = (0..50).map(|i| line(i + 1, 100 - 10 * i as i32)).collect();
+        let mean_loss = |level: i32| {
+            let mut total = 0;
+            for _ in 0..400 {
+                let mut s = skill(level);
+                let n = s.lines(1);
+                total += 100 - s.pick(&lines[..n]).unwrap().score;
+            }
+            total / 400
+        };
+        let (l0, l10, l20) = (mean_loss(0), mean_loss(-10), mean_loss(-20));
+        assert!(l0 < l10 && l10 < l20, "{l0} {l10} {l20}");
     }
 
     #[test]
