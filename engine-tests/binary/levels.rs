@@ -93,15 +93,31 @@ fn lines_reported(e: &mut UsiProcess, go: &str) -> (Vec<String>, String) {
 
 #[test]
 fn weakening_never_touches_mate_perft_or_the_reported_lines() {
-    // The lines reported are the full-strength search's, line for line.
+    // The lines reported are the full-strength search's, line for line:
+    // at level 0, which searches four lines to choose from, those of a
+    // four-line search...
     let mut full = session("judkins", 20);
     full.send("setoption name MultiPV value 4");
-    let mut weak = session("judkins", -20);
-    weak.send("setoption name MultiPV value 4");
+    let mut level0 = session("judkins", 0);
+    level0.send("setoption name MultiPV value 4");
     let (a, _) = lines_reported(&mut full, "go depth 5");
-    let (b, _) = lines_reported(&mut weak, "go depth 5");
+    let (b, _) = lines_reported(&mut level0, "go depth 5");
     assert!(!a.is_empty());
     assert_eq!(a, b);
+    level0.quit();
+    // ...and at -20, which searches 44, the first four of a 44-line search.
+    let mut weak = session("judkins", -20);
+    weak.send("setoption name MultiPV value 4");
+    full.send("setoption name MultiPV value 44");
+    let (a, _) = lines_reported(&mut full, "go depth 5");
+    let first_four: Vec<String> = a
+        .into_iter()
+        .filter(|l| l.split_whitespace().nth(1).unwrap().parse::<u32>().unwrap() <= 4)
+        .collect();
+    let (b, _) = lines_reported(&mut weak, "go depth 5");
+    assert!(!first_four.is_empty());
+    assert_eq!(first_four, b);
+    full.send("setoption name MultiPV value 1");
 
     // go perft counts the same.
     let perft = |e: &mut UsiProcess| {
