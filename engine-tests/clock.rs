@@ -10,15 +10,8 @@
 #[allow(dead_code)]
 mod common;
 
-use common::{timed_go, UsiProcess};
+use common::{silent, timed_go, UsiProcess};
 use std::time::Duration;
-
-/// Sends `line`; asserts nothing was printed before the next `readyok`.
-fn silent(e: &mut UsiProcess, line: &str) {
-    e.send(line);
-    let lines = e.sync();
-    assert!(lines.is_empty(), "{line:?} gave {lines:?}");
-}
 
 /// Without `NetworkDelay` the engine's own margin still answers inside the
 /// byoyomi, measured as a GUI does (from sending `go` to reading

@@ -1,7 +1,7 @@
 //! USI transcripts through the built binary: every command and option, every
 //! kind of bad input, stop/ponder timing, the time-control forms, quit and EOF.
 
-use crate::common::{timed_go, UsiProcess};
+use crate::common::{silent, timed_go, UsiProcess};
 use kawari::core::BitWord;
 use kawari::position::Position;
 use kawari::variant::Variant;
@@ -80,13 +80,6 @@ fn one_error(e: &mut UsiProcess, line: &str) {
     let lines = e.sync();
     assert_eq!(lines.len(), 1, "{line:?} gave {lines:?}\n{}", e.tail());
     assert_eq!(errors(&lines).len(), 1, "{line:?} gave {lines:?}");
-}
-
-/// Sends `line`, then `isready`; asserts nothing was printed in between.
-fn silent(e: &mut UsiProcess, line: &str) {
-    e.send(line);
-    let lines = e.sync();
-    assert!(lines.is_empty(), "{line:?} gave {lines:?}");
 }
 
 #[test]

@@ -241,3 +241,10 @@ pub fn timed_go(
     let m = e.bestmove(timeout);
     (m, t.elapsed())
 }
+
+/// Sends `line`, then `isready`; asserts nothing was printed in between.
+pub fn silent(e: &mut UsiProcess, line: &str) {
+    e.send(line);
+    let lines = e.sync();
+    assert!(lines.is_empty(), "{line:?} gave {lines:?}");
+}

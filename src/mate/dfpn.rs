@@ -634,15 +634,22 @@ mod tests {
     /// matched the largest-plus-one rule).
     #[test]
     fn flights_are_summed_and_zukou_4_is_proven_quickly() {
-        let v = Variant::by_name("shogi").unwrap();
         let sfen = "6S+Pl/5s3/4L2l1/5gkBr/4pn3/5Gp2/9/6N2/7+R+n b BN2g2sl15p 1";
+        let n = first_proof(sfen, 1_000_000);
+        assert!(n.len >= 39, "{}", n.len);
+    }
+
+    /// The first proof of a shogi `sfen` on a 64 MB table, asserted to come
+    /// within `budget` nodes.
+    fn first_proof(sfen: &str, budget: u64) -> Numbers {
+        let v = Variant::by_name("shogi").unwrap();
         let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
         with_dfpn(&mut pos, 64, |dfpn, pos| {
-            dfpn.node_budget = 1_000_000;
+            dfpn.node_budget = budget;
             let n = dfpn.solve(pos);
             assert_eq!(n.pn, 0, "{} nodes", dfpn.nodes);
-            assert!(n.len >= 39, "{}", n.len);
-        });
+            n
+        })
     }
 
     /// 図巧8 after 12 plies along its 3b3c defence (the king on 3b, the
@@ -653,14 +660,8 @@ mod tests {
     /// budget 2.5M); one each, 4.9M at 2 GB, over the budget here.
     #[test]
     fn interpositions_on_many_squares_do_not_inflate_the_proof_number() {
-        let v = Variant::by_name("shogi").unwrap();
         let sfen = "5n1g1/4+b1kPl/2l3p2/3+l1+P2P/8N/5L3/9/1+r7/R8 b BGN2g4sn14p 13";
-        let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
-        with_dfpn(&mut pos, 64, |dfpn, pos| {
-            dfpn.node_budget = 2_500_000;
-            let n = dfpn.solve(pos);
-            assert_eq!(n.pn, 0, "{} nodes", dfpn.nodes);
-        });
+        first_proof(sfen, 2_500_000);
     }
 
     /// Summed proof numbers of open children stop short of `INF`, which

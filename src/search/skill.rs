@@ -99,8 +99,12 @@ impl Skill {
     /// below level 0, so that each of those levels picks worse moves than
     /// the one above it more often.
     pub(super) fn lines(&self, asked: usize) -> usize {
-        let below_zero = self.level.min(0).unsigned_abs() as usize;
-        asked.max(SKILL_LINES + SKILL_LINES_PER_WEAK_LEVEL * below_zero)
+        asked.max(SKILL_LINES + SKILL_LINES_PER_WEAK_LEVEL * self.below_zero() as usize)
+    }
+
+    /// How many levels below 0 this one is (0 from level 0 up).
+    fn below_zero(&self) -> i32 {
+        (-self.level).max(0)
     }
 
     /// After an iteration of `depth`: picks from `lines` (best first) if it
@@ -127,7 +131,7 @@ impl Skill {
     /// level does not throw material away for nothing.
     fn pick(&mut self, lines: &[RootMove]) -> Option<RootMove> {
         let top = lines.first()?.score;
-        let below_zero = self.level.min(0).abs();
+        let below_zero = self.below_zero();
         let margin = SKILL_LOSS_BASE
             + SKILL_LOSS_PER_LEVEL * (SKILL_MAX_LEVEL - self.level)
             + SKILL_LOSS_PER_WEAK_LEVEL * below_zero;
