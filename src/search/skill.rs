@@ -61,6 +61,16 @@ fn level_on(levels: &[f64; 4], elo: u32) -> f64 {
     level.clamp(SKILL_MIN_LEVEL as f64, level_for_elo(ELO_MAX))
 }
 
+/// The share of its target time after which `level` picks (infinite for
+/// the levels that pick by depth only).
+fn time_share(level: i32) -> f64 {
+    if level < SKILL_TIME_ODDS_FROM {
+        return f64::INFINITY;
+    }
+    let below_full = (SKILL_MAX_LEVEL - level) as f64;
+    (-below_full / SKILL_LEVELS_PER_TIME_HALVING).exp2()
+}
+
 /// Whether a search with `opts` within `limits` plays weakened: a level
 /// below full strength is asked for, and not a mate (`go mate N` never is).
 pub(super) fn weakens(opts: &SearchOptions, limits: &Limits) -> bool {
@@ -107,12 +117,31 @@ impl Skill {
         (-self.level).max(0)
     }
 
-    /// After an iteration of `depth`: picks from `lines` (best first) if it
-    /// is the level's depth.
-    pub(super) fn iteration_done(&mut self, depth: i32, lines: &[RootMove]) {
-        if depth == 1 + self.level.max(0) {
+    /// After an iteration of `depth`, with `time_used` of the move's target
+    /// time gone (`None`: no clock): picks from `lines` (best first) if it
+    /// is the level's moment.
+    pub(super) fn iteration_done(
+        &mut self,
+        depth: i32,
+        time_used: Option<f64>,
+        lines: &[RootMove],
+    ) {
+        if self.picked.is_none() && self.time_to_pick(depth, time_used) {
             self.picked = self.pick(lines);
         }
+    }
+
+    /// The level picks after the iteration of depth 1 + level or, from
+    /// `SKILL_TIME_ODDS_FROM` up, once its share of the time is used and the
+    /// depth of the level below that is reached: a level above never picks
+    /// sooner than the one below it, and at a clock too fast for the depth
+    /// the top levels still differ, by thinking time.
+    fn time_to_pick(&self, depth: i32, time_used: Option<f64>) -> bool {
+        if depth > self.level.max(0) {
+            return true;
+        }
+        let share = time_share(self.level);
+        depth >= SKILL_TIME_ODDS_FROM && time_used.is_some_and(|used| used >= share)
     }
 
     /// The line to play: the one picked, or one picked now from `lines` if
@@ -290,6 +319,36 @@ mod tests {
         };
         let (l0, l10, l20) = (mean_loss(0), mean_loss(-10), mean_loss(-20));
         assert!(l0 < l10 && l10 < l20, "{l0} {l10} {l20}");
+    }
+
+    /// The levels below `SKILL_TIME_ODDS_FROM` pick by depth alone; those
+    /// above also once their share of the time is used, which grows with
+    /// the level, and never before the depth of the level below it.
+    #[test]
+    fn top_levels_pick_by_time_too() {
+        let skill = |level: i32| {
+            let opts = SearchOptions {
+                skill_level: level,
+                ..SearchOptions::default()
+            };
+            Skill::new(&opts, "shogi").unwrap()
+        };
+        let below = SKILL_TIME_ODDS_FROM - 1;
+        assert!(skill(below).time_to_pick(below + 1, None));
+        assert!(!skill(below).time_to_pick(below, Some(0.99)));
+        assert!(!skill(19).time_to_pick(below, Some(0.99)));
+        assert!(skill(19).time_to_pick(SKILL_TIME_ODDS_FROM, Some(0.75)));
+        assert!(!skill(19).time_to_pick(SKILL_TIME_ODDS_FROM, Some(0.65)));
+        assert!(!skill(19).time_to_pick(19, None));
+        assert!(skill(19).time_to_pick(20, None));
+        // Each level needs more of the time than the one below it.
+        for level in SKILL_TIME_ODDS_FROM..SKILL_MAX_LEVEL - 1 {
+            assert!(time_share(level) < time_share(level + 1), "{level}");
+            let used = Some((time_share(level) + time_share(level + 1)) / 2.0);
+            assert!(skill(level).time_to_pick(SKILL_TIME_ODDS_FROM, used));
+            assert!(!skill(level + 1).time_to_pick(SKILL_TIME_ODDS_FROM, used));
+        }
+        assert!(time_share(SKILL_MAX_LEVEL - 1) < 1.0);
     }
 
     #[test]
