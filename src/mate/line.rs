@@ -14,8 +14,10 @@ pub enum Refined {
     /// The shortest mate against the longest defence.
     Exact(Vec<Move>),
     /// Stopped or out of budget first: the shortest mate proven is within
-    /// this many plies.
-    Within(u16),
+    /// this many plies; with the line read within it as soon as it was
+    /// proven (a failed search for a shorter one may leave too little of its
+    /// proof in the table to read it after).
+    Within(u16, Option<Vec<Move>>),
 }
 
 /// The shortest mate against the longest defence, from a root proven with a
@@ -23,6 +25,8 @@ pub enum Refined {
 /// until one fails, then reads a line of exactly the shortest length.
 pub fn shortest_line<W: BitWord>(dfpn: &mut DfPn<'_>, pos: &mut Position<W>, len: u16) -> Refined {
     let mut shortest = len;
+    // The line read within the last bound this call proved.
+    let mut read: Option<Vec<Move>> = None;
     while shortest >= 3 {
         dfpn.limit = shortest - 2;
         let n = dfpn.solve(pos);
@@ -32,7 +36,8 @@ pub fn shortest_line<W: BitWord>(dfpn: &mut DfPn<'_>, pos: &mut Position<W>, len
                 shortest - 2
             );
             dfpn.limit = NO_LIMIT;
-            return Refined::Within(shortest);
+            let read = read.filter(|line| line.len() <= shortest as usize);
+            return Refined::Within(shortest, read);
         }
         log::trace!(
             "mate: within {} plies: {}, {} nodes",
@@ -44,6 +49,7 @@ pub fn shortest_line<W: BitWord>(dfpn: &mut DfPn<'_>, pos: &mut Position<W>, len
             break;
         }
         shortest = n.len.min(shortest - 2);
+        read = read_now(dfpn, pos, shortest);
     }
     log::debug!("mate: shortest mate {shortest} plies");
     // The searches for shorter mates leave tight bounds along the line:
@@ -53,7 +59,18 @@ pub fn shortest_line<W: BitWord>(dfpn: &mut DfPn<'_>, pos: &mut Position<W>, len
         .filter(|line| line.len() == shortest as usize)
         .or_else(|| exact_line(dfpn, pos, shortest));
     dfpn.limit = NO_LIMIT;
-    line.map_or(Refined::Within(shortest), Refined::Exact)
+    line.map_or(Refined::Within(shortest, None), Refined::Exact)
+}
+
+/// A line read within `plies`, just proven, from the table alone: cheap
+/// while the proof is fresh, so it is done after every bound (none if the
+/// table already lost part of it; `bounded_line` may then prove that again).
+fn read_now<W: BitWord>(
+    dfpn: &mut DfPn<'_>,
+    pos: &mut Position<W>,
+    plies: u16,
+) -> Option<Vec<Move>> {
+    read_within(dfpn, pos, plies, 0)
 }
 
 /// Nodes a move the table lost may take to be proven again while a line is
@@ -71,6 +88,17 @@ pub(super) fn bounded_line<W: BitWord>(
     dfpn: &mut DfPn<'_>,
     pos: &mut Position<W>,
     plies: u16,
+) -> Option<Vec<Move>> {
+    read_within(dfpn, pos, plies, RESOLVE_NODES)
+}
+
+/// `bounded_line`, a lost move proven again on `resolve_nodes` (0: read
+/// from the table alone).
+fn read_within<W: BitWord>(
+    dfpn: &mut DfPn<'_>,
+    pos: &mut Position<W>,
+    plies: u16,
+    resolve_nodes: u64,
 ) -> Option<Vec<Move>> {
     let attacker = pos.side_to_move();
     let mut line = Vec::new();
@@ -114,12 +142,17 @@ pub(super) fn bounded_line<W: BitWord>(
                     });
                 }
                 // Stopped, the line is read from the table alone (at once).
-                if n.is_none() && !repeated && (!or || pass == 1) && !dfpn.aborted {
+                if n.is_none()
+                    && !repeated
+                    && (!or || pass == 1)
+                    && !dfpn.aborted
+                    && resolve_nodes > 0
+                {
                     // On a budget of its own: the caller's is left as it was.
                     let budget = (dfpn.node_budget, dfpn.out_of_budget);
                     dfpn.limit = left - 1;
                     dfpn.out_of_budget = false;
-                    dfpn.node_budget = dfpn.nodes.saturating_add(RESOLVE_NODES);
+                    dfpn.node_budget = dfpn.nodes.saturating_add(resolve_nodes);
                     n = Some(dfpn.solve(pos)).filter(|n| n.pn == 0);
                     dfpn.limit = NO_LIMIT;
                     (dfpn.node_budget, dfpn.out_of_budget) = budget;
@@ -275,6 +308,7 @@ fn is_drop_interposition<W: BitWord>(pos: &Position<W>, checkers: Bitboard<W>, m
 mod tests {
     use super::super::testing::*;
     use super::*;
+    use crate::variant::Variant;
 
     /// Within a proven bound, a line is read at that bound once the
     /// searches for shorter mates have tightened the proof trees; within
@@ -296,6 +330,29 @@ mod tests {
             assert!(line.len() <= published, "{sfen}");
             assert_mate_line(pos, &line, sfen);
         });
+    }
+
+    /// A search for the shortest mate that runs out of budget after proving
+    /// a shorter bound than the first proof's brings the line read within
+    /// that bound as soon as it was proven (the failed search after it may
+    /// overwrite what the line is read from). 図巧34: the first proof is 19
+    /// plies, 17 is proven in about 300 nodes more, 15 fails after 130k.
+    #[test]
+    fn a_line_is_read_as_soon_as_a_bound_is_proven() {
+        let sfen = "9/7lS/7pb/5S1B1/5rgk1/8p/4+R2G1/9/9 b SN2gs3n3l16p 1";
+        let v = Variant::by_name("shogi").unwrap();
+        let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
+        let refined = with_dfpn(&mut pos, 16, |dfpn, pos| {
+            let n = dfpn.solve(pos);
+            assert_eq!((n.pn, n.len), (0, 19));
+            dfpn.node_budget = dfpn.nodes + 10_000;
+            shortest_line(dfpn, pos, n.len)
+        });
+        let Refined::Within(17, Some(line)) = refined else {
+            panic!("{refined:?}");
+        };
+        assert!(line.len() <= 17, "{line:?}");
+        assert_mate_line(&mut pos, &line, sfen);
     }
 
     /// Once stopped, a line is still read from what the table holds, without

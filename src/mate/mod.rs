@@ -126,10 +126,11 @@ pub fn solve<W: BitWord>(
                 );
                 Some(line)
             }
-            Refined::Within(bound) => {
-                // The bound's proof trees give a line close to it; the first
-                // line is kept for when the table lost too much of them.
-                let bounded = bounded_line(&mut dfpn, &mut pos, bound);
+            Refined::Within(bound, read) => {
+                // The bound's proof trees give a line close to it: read as
+                // soon as it was proven, or now; the first line is kept for
+                // when the table lost too much of them.
+                let bounded = read.or_else(|| bounded_line(&mut dfpn, &mut pos, bound));
                 log::debug!(
                     "mate: a mate within {bound} plies, a line of {:?} plies read within it, {} nodes",
                     bounded.as_ref().map(Vec::len),

@@ -39,10 +39,12 @@ pub(super) fn polish<W: BitWord>(
             let tail = match shortest_line(dfpn, pos, rest as u16) {
                 Refined::Exact(tail) => Some(tail),
                 // A shorter mate proven, not yet the shortest.
-                Refined::Within(bound) if (bound as usize) < rest => bounded_line(dfpn, pos, bound),
+                Refined::Within(bound, read) if (bound as usize) < rest => {
+                    read.or_else(|| bounded_line(dfpn, pos, bound))
+                }
                 // Nothing shorter found: the search may have spent itself on
                 // the line's own move, whose tail is already polished.
-                Refined::Within(_) => {
+                Refined::Within(..) => {
                     let later: Vec<Move> = line[i..]
                         .iter()
                         .step_by(2)
