@@ -61,8 +61,9 @@ fn level_on(levels: &[f64; 4], elo: u32) -> f64 {
     level.clamp(SKILL_MIN_LEVEL as f64, level_for_elo(ELO_MAX))
 }
 
-/// The share of its target time after which `level` picks (infinite for
-/// the levels that pick by depth only).
+/// The share of the time left after the iteration of depth
+/// `SKILL_TIME_ODDS_FROM` after which `level` picks (infinite for the levels
+/// that pick by depth only).
 fn time_share(level: i32) -> f64 {
     if level < SKILL_TIME_ODDS_FROM {
         return f64::INFINITY;
@@ -83,6 +84,9 @@ pub(super) struct Skill {
     rng: StdRng,
     /// The line picked, as it stood when picked.
     picked: Option<RootMove>,
+    /// The share of the target time used when the iteration of depth
+    /// `SKILL_TIME_ODDS_FROM` ended (the top levels' time counts from there).
+    odds_from: Option<f64>,
 }
 
 impl Skill {
@@ -102,6 +106,7 @@ impl Skill {
             level,
             rng,
             picked: None,
+            odds_from: None,
         })
     }
 
@@ -132,16 +137,23 @@ impl Skill {
     }
 
     /// The level picks after the iteration of depth 1 + level or, from
-    /// `SKILL_TIME_ODDS_FROM` up, once its share of the time is used and the
-    /// depth of the level below that is reached: a level above never picks
-    /// sooner than the one below it, and at a clock too fast for the depth
-    /// the top levels still differ, by thinking time.
-    fn time_to_pick(&self, depth: i32, time_used: Option<f64>) -> bool {
+    /// `SKILL_TIME_ODDS_FROM` up, once it has used its share of the time
+    /// left when the iteration of that depth (the pick of the level below
+    /// it) ended. A level above so never picks sooner than the one below
+    /// it, and at a clock too fast for depth 1 + level the top levels still
+    /// differ, by thinking time spread over what the clock leaves them.
+    fn time_to_pick(&mut self, depth: i32, time_used: Option<f64>) -> bool {
         if depth > self.level.max(0) {
             return true;
         }
+        if depth == SKILL_TIME_ODDS_FROM {
+            self.odds_from = time_used;
+        }
         let share = time_share(self.level);
-        depth >= SKILL_TIME_ODDS_FROM && time_used.is_some_and(|used| used >= share)
+        match (self.odds_from, time_used) {
+            (Some(from), Some(used)) => used >= from + share * (1.0 - from).max(0.0),
+            _ => false,
+        }
     }
 
     /// The line to play: the one picked, or one picked now from `lines` if
@@ -322,8 +334,8 @@ mod tests {
     }
 
     /// The levels below `SKILL_TIME_ODDS_FROM` pick by depth alone; those
-    /// above also once their share of the time is used, which grows with
-    /// the level, and never before the depth of the level below it.
+    /// above also once their share of the time left after that depth is
+    /// used, a share that grows with the level.
     #[test]
     fn top_levels_pick_by_time_too() {
         let skill = |level: i32| {
@@ -333,20 +345,31 @@ mod tests {
             };
             Skill::new(&opts, "shogi").unwrap()
         };
-        let below = SKILL_TIME_ODDS_FROM - 1;
-        assert!(skill(below).time_to_pick(below + 1, None));
+        let from = SKILL_TIME_ODDS_FROM;
+        let below = from - 1;
+        assert!(skill(below).time_to_pick(from, None));
         assert!(!skill(below).time_to_pick(below, Some(0.99)));
-        assert!(!skill(19).time_to_pick(below, Some(0.99)));
-        assert!(skill(19).time_to_pick(SKILL_TIME_ODDS_FROM, Some(0.75)));
-        assert!(!skill(19).time_to_pick(SKILL_TIME_ODDS_FROM, Some(0.65)));
-        assert!(!skill(19).time_to_pick(19, None));
-        assert!(skill(19).time_to_pick(20, None));
+        // Level 19 waits for 71% of what is left after depth 10 (0.2 used).
+        let mut s = skill(19);
+        assert!(!s.time_to_pick(from - 1, Some(0.99)));
+        assert!(!s.time_to_pick(from, Some(0.2)));
+        assert!(!s.time_to_pick(from + 1, Some(0.7)));
+        assert!(s.time_to_pick(from + 2, Some(0.8)));
+        // Without a clock, by depth alone.
+        let mut s = skill(19);
+        assert!(!s.time_to_pick(from, None));
+        assert!(!s.time_to_pick(19, None));
+        assert!(s.time_to_pick(20, None));
         // Each level needs more of the time than the one below it.
-        for level in SKILL_TIME_ODDS_FROM..SKILL_MAX_LEVEL - 1 {
+        for level in from..SKILL_MAX_LEVEL - 1 {
             assert!(time_share(level) < time_share(level + 1), "{level}");
-            let used = Some((time_share(level) + time_share(level + 1)) / 2.0);
-            assert!(skill(level).time_to_pick(SKILL_TIME_ODDS_FROM, used));
-            assert!(!skill(level + 1).time_to_pick(SKILL_TIME_ODDS_FROM, used));
+            let used = 0.1 + 0.9 * (time_share(level) + time_share(level + 1)) / 2.0;
+            let (mut lower, mut upper) = (skill(level), skill(level + 1));
+            for s in [&mut lower, &mut upper] {
+                assert!(!s.time_to_pick(from, Some(0.1)));
+            }
+            assert!(lower.time_to_pick(from + 1, Some(used)), "{level}");
+            assert!(!upper.time_to_pick(from + 1, Some(used)), "{level}");
         }
         assert!(time_share(SKILL_MAX_LEVEL - 1) < 1.0);
     }
