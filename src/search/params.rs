@@ -266,17 +266,14 @@ pub const SKILL_LOSS_BASE: i32 = 300;
 pub const SKILL_LOSS_PER_LEVEL: i32 = 10;
 /// Below level 0 the margin grows by this much more a level.
 pub const SKILL_LOSS_PER_WEAK_LEVEL: i32 = 30;
-/// From this level up a weakened search also picks once it has used a
-/// share of the time left after the iteration of this depth (the level below's
-/// pick), a share that halves every `SKILL_LEVELS_PER_TIME_HALVING` levels
-/// down from full strength (a deviation from Fairy-Stockfish, whose levels
-/// pick only at depth 1 + level: at a fast clock that depth is out of reach
-/// for the top levels, which then differ by 2/128 of weakness only). Below
-/// it the depth alone decides, as in the calibrated rows.
+/// From this level up a weakened search also picks at a moment between the
+/// end of the iteration of this depth (the level below's pick) and the
+/// move's target time, evenly spaced in the logarithm of the time, level 19
+/// at ten elevenths of the way (a deviation from Fairy-Stockfish, whose
+/// levels pick only at depth 1 + level: at a fast clock that depth is out of
+/// reach for the top levels, which then differ by 2/128 of weakness only).
+/// Below it the depth alone decides, as in the calibrated rows.
 pub const SKILL_TIME_ODDS_FROM: i32 = 10;
-/// See `SKILL_TIME_ODDS_FROM`: level 19 picks after 71% of that time, 18
-/// after half, 10 after 3%.
-pub const SKILL_LEVELS_PER_TIME_HALVING: f64 = 2.0;
 /// Pushes are `(weakness * distance + spread * random) / this`.
 pub const SKILL_PUSH_DIVISOR: i32 = 128;
 /// Lowest `UCI_Elo`.

@@ -61,15 +61,18 @@ fn level_on(levels: &[f64; 4], elo: u32) -> f64 {
     level.clamp(SKILL_MIN_LEVEL as f64, level_for_elo(ELO_MAX))
 }
 
-/// The share of the time left after the iteration of depth
-/// `SKILL_TIME_ODDS_FROM` after which `level` picks (infinite for the levels
-/// that pick by depth only).
+/// How far `level` goes, in time, from the end of the iteration of depth
+/// `SKILL_TIME_ODDS_FROM` towards the move's target: the exponent `e` of its
+/// moment `from * (target / from) ^ e` (infinite for the levels that pick by
+/// depth only). Iterations take about twice the one before, so equal steps
+/// in the logarithm of the time spread the levels over the iterations that
+/// fit in what the clock leaves.
 fn time_share(level: i32) -> f64 {
     if level < SKILL_TIME_ODDS_FROM {
         return f64::INFINITY;
     }
-    let below_full = (SKILL_MAX_LEVEL - level) as f64;
-    (-below_full / SKILL_LEVELS_PER_TIME_HALVING).exp2()
+    let steps = (SKILL_MAX_LEVEL - SKILL_TIME_ODDS_FROM + 1) as f64;
+    (level - SKILL_TIME_ODDS_FROM + 1) as f64 / steps
 }
 
 /// Whether a search with `opts` within `limits` plays weakened: a level
@@ -137,11 +140,12 @@ impl Skill {
     }
 
     /// The level picks after the iteration of depth 1 + level or, from
-    /// `SKILL_TIME_ODDS_FROM` up, once it has used its share of the time
-    /// left when the iteration of that depth (the pick of the level below
-    /// it) ended. A level above so never picks sooner than the one below
-    /// it, and at a clock too fast for depth 1 + level the top levels still
-    /// differ, by thinking time spread over what the clock leaves them.
+    /// `SKILL_TIME_ODDS_FROM` up, at its moment between the end of the
+    /// iteration of that depth (the pick of the level below it) and the
+    /// target time (`time_share`). A level above so never picks sooner than
+    /// the one below it, and at a clock too fast for depth 1 + level the top
+    /// levels still differ, by thinking time spread over what the clock
+    /// leaves them.
     fn time_to_pick(&mut self, depth: i32, time_used: Option<f64>) -> bool {
         if depth > self.level.max(0) {
             return true;
@@ -151,7 +155,10 @@ impl Skill {
         }
         let share = time_share(self.level);
         match (self.odds_from, time_used) {
-            (Some(from), Some(used)) => used >= from + share * (1.0 - from).max(0.0),
+            (Some(from), Some(used)) => {
+                let from = from.max(f64::MIN_POSITIVE);
+                used > from * (1.0 / from).max(1.0).powf(share)
+            }
             _ => false,
         }
     }
@@ -334,8 +341,8 @@ mod tests {
     }
 
     /// The levels below `SKILL_TIME_ODDS_FROM` pick by depth alone; those
-    /// above also once their share of the time left after that depth is
-    /// used, a share that grows with the level.
+    /// above also at a moment between the end of that depth and the target,
+    /// later the higher the level.
     #[test]
     fn top_levels_pick_by_time_too() {
         let skill = |level: i32| {
@@ -349,12 +356,13 @@ mod tests {
         let below = from - 1;
         assert!(skill(below).time_to_pick(from, None));
         assert!(!skill(below).time_to_pick(below, Some(0.99)));
-        // Level 19 waits for 71% of what is left after depth 10 (0.2 used).
+        // With depth 10 done at 1/1024 of the target, level 19 waits for
+        // 1/1024 * 1024^(10/11), about 53%.
         let mut s = skill(19);
         assert!(!s.time_to_pick(from - 1, Some(0.99)));
-        assert!(!s.time_to_pick(from, Some(0.2)));
-        assert!(!s.time_to_pick(from + 1, Some(0.7)));
-        assert!(s.time_to_pick(from + 2, Some(0.8)));
+        assert!(!s.time_to_pick(from, Some(1.0 / 1024.0)));
+        assert!(!s.time_to_pick(from + 1, Some(0.5)));
+        assert!(s.time_to_pick(from + 2, Some(0.55)));
         // Without a clock, by depth alone.
         let mut s = skill(19);
         assert!(!s.time_to_pick(from, None));
@@ -363,7 +371,8 @@ mod tests {
         // Each level needs more of the time than the one below it.
         for level in from..SKILL_MAX_LEVEL - 1 {
             assert!(time_share(level) < time_share(level + 1), "{level}");
-            let used = 0.1 + 0.9 * (time_share(level) + time_share(level + 1)) / 2.0;
+            let between = (time_share(level) + time_share(level + 1)) / 2.0;
+            let used = 0.1 * 10f64.powf(between);
             let (mut lower, mut upper) = (skill(level), skill(level + 1));
             for s in [&mut lower, &mut upper] {
                 assert!(!s.time_to_pick(from, Some(0.1)));
@@ -372,6 +381,10 @@ mod tests {
             assert!(!upper.time_to_pick(from + 1, Some(used)), "{level}");
         }
         assert!(time_share(SKILL_MAX_LEVEL - 1) < 1.0);
+        // Depth 10 done after the target: the next iteration is the moment.
+        let mut s = skill(19);
+        assert!(!s.time_to_pick(from, Some(1.2)));
+        assert!(s.time_to_pick(from + 1, Some(1.3)));
     }
 
     #[test]
