@@ -67,7 +67,7 @@ fn level_on(levels: &[f64; 4], elo: u32) -> f64 {
 /// depth only). Iterations take about twice the one before, so equal steps
 /// in the logarithm of the time spread the levels over the iterations that
 /// fit in what the clock leaves.
-fn time_share(level: i32) -> f64 {
+fn moment_exponent(level: i32) -> f64 {
     if level < SKILL_TIME_ODDS_FROM {
         return f64::INFINITY;
     }
@@ -142,7 +142,7 @@ impl Skill {
     /// The level picks after the iteration of depth 1 + level or, from
     /// `SKILL_TIME_ODDS_FROM` up, at its moment between the end of the
     /// iteration of that depth (the pick of the level below it) and the
-    /// target time (`time_share`). A level above so never picks sooner than
+    /// target time (`moment_exponent`). A level above so never picks sooner than
     /// the one below it, and at a clock too fast for depth 1 + level the top
     /// levels still differ, by thinking time spread over what the clock
     /// leaves them.
@@ -153,11 +153,11 @@ impl Skill {
         if depth == SKILL_TIME_ODDS_FROM {
             self.odds_from = time_used;
         }
-        let share = time_share(self.level);
+        let exponent = moment_exponent(self.level);
         match (self.odds_from, time_used) {
             (Some(from), Some(used)) => {
                 let from = from.max(f64::MIN_POSITIVE);
-                used > from * (1.0 / from).max(1.0).powf(share)
+                used > from * (1.0 / from).max(1.0).powf(exponent)
             }
             _ => false,
         }
@@ -370,8 +370,8 @@ mod tests {
         assert!(s.time_to_pick(20, None));
         // Each level needs more of the time than the one below it.
         for level in from..SKILL_MAX_LEVEL - 1 {
-            assert!(time_share(level) < time_share(level + 1), "{level}");
-            let between = (time_share(level) + time_share(level + 1)) / 2.0;
+            assert!(moment_exponent(level) < moment_exponent(level + 1), "{level}");
+            let between = (moment_exponent(level) + moment_exponent(level + 1)) / 2.0;
             let used = 0.1 * 10f64.powf(between);
             let (mut lower, mut upper) = (skill(level), skill(level + 1));
             for s in [&mut lower, &mut upper] {
@@ -380,7 +380,7 @@ mod tests {
             assert!(lower.time_to_pick(from + 1, Some(used)), "{level}");
             assert!(!upper.time_to_pick(from + 1, Some(used)), "{level}");
         }
-        assert!(time_share(SKILL_MAX_LEVEL - 1) < 1.0);
+        assert!(moment_exponent(SKILL_MAX_LEVEL - 1) < 1.0);
         // Depth 10 done after the target: the next iteration is the moment.
         let mut s = skill(19);
         assert!(!s.time_to_pick(from, Some(1.2)));
