@@ -12,6 +12,11 @@
 //! and a loss margin that reach further, and no stronger pull towards the
 //! worse lines than level 0's: a weaker level plays a wider choice of
 //! reasonable-looking moves, and about 30–40 Elo less a level (Judkins).
+//!
+//! From level 10 up a level also picks at a moment of its own between the
+//! end of the depth-10 iteration and the move's target time: at a clock too
+//! fast for depth 1 + level, Fairy-Stockfish's top levels all pick from the
+//! same last iteration, and here they differ by thinking time.
 
 use super::params::*;
 use super::shared::RootMove;
@@ -370,7 +375,10 @@ mod tests {
         assert!(s.time_to_pick(20, None));
         // Each level needs more of the time than the one below it.
         for level in from..SKILL_MAX_LEVEL - 1 {
-            assert!(moment_exponent(level) < moment_exponent(level + 1), "{level}");
+            assert!(
+                moment_exponent(level) < moment_exponent(level + 1),
+                "{level}"
+            );
             let between = (moment_exponent(level) + moment_exponent(level + 1)) / 2.0;
             let used = 0.1 * 10f64.powf(between);
             let (mut lower, mut upper) = (skill(level), skill(level + 1));
