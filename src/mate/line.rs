@@ -36,7 +36,6 @@ pub fn shortest_line<W: BitWord>(dfpn: &mut DfPn<'_>, pos: &mut Position<W>, len
                 shortest - 2
             );
             dfpn.limit = NO_LIMIT;
-            let read = read.filter(|line| line.len() <= shortest as usize);
             return Refined::Within(shortest, read);
         }
         log::trace!(

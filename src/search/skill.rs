@@ -228,6 +228,15 @@ mod tests {
         }
     }
 
+    /// A shogi skill at `level` (below full strength).
+    fn skill(level: i32) -> Skill {
+        let opts = SearchOptions {
+            skill_level: level,
+            ..SearchOptions::default()
+        };
+        Skill::new(&opts, "shogi").unwrap()
+    }
+
     #[test]
     fn elo_maps_onto_the_levels() {
         // Fairy-Stockfish's own values (its search.cpp, worked by hand).
@@ -316,13 +325,6 @@ mod tests {
     /// and so picks a worse line on average.
     #[test]
     fn negative_levels_choose_among_more_lines() {
-        let skill = |level: i32| {
-            let opts = SearchOptions {
-                skill_level: level,
-                ..SearchOptions::default()
-            };
-            Skill::new(&opts, "shogi").unwrap()
-        };
         assert_eq!(skill(5).lines(1), SKILL_LINES);
         assert_eq!(skill(0).lines(1), SKILL_LINES);
         assert_eq!(skill(0).lines(9), 9);
@@ -350,13 +352,6 @@ mod tests {
     /// later the higher the level.
     #[test]
     fn top_levels_pick_by_time_too() {
-        let skill = |level: i32| {
-            let opts = SearchOptions {
-                skill_level: level,
-                ..SearchOptions::default()
-            };
-            Skill::new(&opts, "shogi").unwrap()
-        };
         let from = SKILL_TIME_ODDS_FROM;
         let below = from - 1;
         assert!(skill(below).time_to_pick(from, None));
