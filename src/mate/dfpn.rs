@@ -165,6 +165,11 @@ impl<'t> DfPn<'t> {
         self.table.probe_shortest(key, hand)
     }
 
+    /// Whether `deadline` has passed.
+    pub fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|(at, _)| Instant::now() >= at)
+    }
+
     /// Plies left for the mate at `ply` from the root.
     #[inline]
     fn plies_left(&self, ply: usize) -> u16 {

@@ -3,12 +3,13 @@
 //! and the answer line read back from the table (`line`): the attacker's
 //! shortest proven mate against the defender's longest defence, or, when the
 //! search for it runs out of budget, a line read within the last bound it
-//! proved, shortened from its end and then lengthened where a defence is
-//! shown (on a small budget) to last longer than the line's (`polish`). Lengths count every
-//! ply, as KomoringHeights (the reference data's solver) does; only reading
-//! a line within a bound counts a dropped interposition between the king and
-//! a far checker 2 plies short (a crude 無駄合, useless interposition), to
-//! steer past defences that merely lengthen the mate by their capture.
+//! proved, shortened from its end and then lengthened where another
+//! defence is not shown mated within the line's plies (`polish`). Lengths
+//! count every ply, as KomoringHeights (the reference data's solver) does;
+//! only reading a line within a bound counts a dropped interposition
+//! between the king and a far checker 2 plies short (a crude 無駄合, useless
+//! interposition), to steer past defences that merely lengthen the mate by
+//! their capture.
 //!
 //! The attacker is the side to move; it may have no king. Every variant
 //! works: Heian has no drops, and a bare king there is not a mate.
@@ -25,7 +26,9 @@ pub use table::{AllocError, MateTable, Numbers, INF, NO_LIMIT};
 use crate::core::BitWord;
 use crate::position::{Move, Position};
 use line::{bounded_line, shortest_line, Refined};
-use polish::{lengthen, polish, POLISH_STEP_NODES};
+use polish::{
+    lengthen, polish, LENGTHEN_OPEN_GROWTH, LENGTHEN_OPEN_NODES, LENGTHEN_WALKS, POLISH_STEP_NODES,
+};
 use std::time::{Duration, Instant};
 
 /// How a solve ended.
@@ -58,6 +61,10 @@ const REFINE_NODES: u64 = 200_000;
 /// mate stops (the rest is for reading and polishing a line if it has not
 /// finished; polishing takes about as many nodes as the proof).
 const REFINE_TIME_SHARE: f64 = 0.6;
+
+/// Share of a time limit by the end of which a line read within a bound
+/// stops being shortened: the rest is for checking its defences.
+const POLISH_TIME_SHARE: f64 = 0.85;
 
 /// How often a running solve reports progress.
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
@@ -136,12 +143,39 @@ pub fn solve<W: BitWord>(
                     bounded.as_ref().map(Vec::len),
                     dfpn.nodes
                 );
-                bounded.or(first).map(|line| {
+                bounded.or(first).map(|read| {
                     // About half a proof's nodes per attacker move, so that
                     // a long line's far tails get searches of some size.
-                    let step = (proof_nodes * 3 / line.len() as u64).max(POLISH_STEP_NODES);
-                    let line = polish(&mut dfpn, &mut pos, line, step);
-                    lengthen(&mut dfpn, &mut pos, line)
+                    let step = (proof_nodes * 3 / read.len() as u64).max(POLISH_STEP_NODES);
+                    if let Some(t) = time {
+                        dfpn.deadline = Some((start + t.mul_f64(POLISH_TIME_SHARE), 0));
+                    }
+                    let line = polish(&mut dfpn, &mut pos, read.clone(), step);
+                    dfpn.deadline = None;
+                    // Walks with more nodes for the defences left open
+                    // each time, while time is left.
+                    let (mut line, mut checked) = (line, false);
+                    let mut open_nodes = LENGTHEN_OPEN_NODES;
+                    for _ in 0..LENGTHEN_WALKS {
+                        (line, checked) = lengthen(&mut dfpn, &mut pos, line, open_nodes);
+                        if checked || dfpn.aborted {
+                            break;
+                        }
+                        open_nodes *= LENGTHEN_OPEN_GROWTH;
+                    }
+                    // Shortened but not checked to the start, a line can
+                    // have a defence that is not the longest: the longer
+                    // line read within the bound is the safer answer.
+                    if checked || line.len() >= read.len() {
+                        line
+                    } else {
+                        log::debug!(
+                            "mate: defences of the {}-ply line not all checked in time: the {}-ply line read is answered",
+                            line.len(),
+                            read.len()
+                        );
+                        read
+                    }
                 })
             }
         };

@@ -26,7 +26,7 @@ pub(super) fn polish<W: BitWord>(
     let before = line.len();
     let mut i = (line.len() - 1) & !1;
     loop {
-        if dfpn.aborted {
+        if dfpn.aborted || dfpn.past_deadline() {
             break;
         }
         let rest = line.len() - i;
@@ -113,19 +113,44 @@ fn a_later_check_sooner<W: BitWord>(
 /// Nodes each check of a defence against a line may take.
 const LENGTHEN_STEP_NODES: u64 = 2_000;
 
+/// Nodes a defence shown to last longer may take to be proven again
+/// before its line is read.
+const LENGTHEN_PROOF_NODES: u64 = POLISH_STEP_NODES * 10;
+
+/// Nodes a defence that the first check left open may take in
+/// `lengthen`'s first walk to be shown mated within the line's plies or
+/// not; each further walk gives it `LENGTHEN_OPEN_GROWTH` times more.
+pub(super) const LENGTHEN_OPEN_NODES: u64 = POLISH_STEP_NODES * 10;
+
+/// Growth of the open defences' nodes from one walk to the next.
+pub(super) const LENGTHEN_OPEN_GROWTH: u64 = 4;
+
+/// Most walks of `lengthen` over a line (the last gives open defences
+/// `LENGTHEN_OPEN_NODES` times `LENGTHEN_OPEN_GROWTH` cubed: 12.8M).
+pub(super) const LENGTHEN_WALKS: usize = 4;
+
 /// Most defences `lengthen` replaces.
 const LENGTHEN_ROUNDS: usize = 32;
 
-/// Checks a shortened line's defences from its end backwards: a defence
-/// shown (on a small budget) not to be mated within the plies the line's
-/// own defence takes is longer, and replaces it, with a shortened line read
-/// from the proof trees after it.
+/// Checks a shortened line's defences from its end backwards (and says
+/// whether each was shown the longest): a defence
+/// not mated within the plies the line's own defence takes is longer, and
+/// replaces it, with a shortened line read from the proof trees after it.
+/// A defence is first checked on a small budget; one left open is checked
+/// again on `open_nodes`, and if still not shown mated within the line's
+/// plies it replaces the line's own when the line read after it is longer.
+/// Only a defence shown mated in time counts as no longer: a line read
+/// within a bound can be shorter than the bound because one of its
+/// defences is not the longest (無双57 under load: 21 plies, where after
+/// 8e9e instead of 8e8d the mate takes 2 plies more).
 pub(super) fn lengthen<W: BitWord>(
     dfpn: &mut DfPn<'_>,
     pos: &mut Position<W>,
     mut line: Vec<Move>,
-) -> Vec<Move> {
+    open_nodes: u64,
+) -> (Vec<Move>, bool) {
     let mut rounds = 0;
+    let mut checked = true;
     let last_defence = |len: usize| if len >= 2 { (len - 2) | 1 } else { 0 };
     let mut j = last_defence(line.len());
     while j >= 1 && rounds < LENGTHEN_ROUNDS && !dfpn.aborted {
@@ -133,39 +158,18 @@ pub(super) fn lengthen<W: BitWord>(
             pos.do_move(m);
         }
         let t = (line.len() - j) as u16;
-        let mut longer = None;
-        for d in pos.legal_moves() {
-            if d == line[j] {
-                continue;
-            }
-            dfpn.out_of_budget = false;
-            dfpn.node_budget = dfpn.nodes.saturating_add(LENGTHEN_STEP_NODES);
-            // A line ends with the attacker's move: `t` is at least 2.
-            let mated = mates_within(dfpn, pos, d, t - 1);
-            dfpn.limit = NO_LIMIT;
-            if !mated && !dfpn.out_of_budget && !dfpn.aborted {
-                longer = Some(d);
-                break;
-            }
-        }
-        let tail = longer.and_then(|d| {
-            pos.do_move(d);
-            dfpn.out_of_budget = false;
-            dfpn.node_budget = dfpn.nodes.saturating_add(POLISH_STEP_NODES * 10);
-            // Proven (the table may have lost it), then read and shortened.
-            let n = dfpn.solve(pos);
-            let tail = if n.pn == 0 {
-                bounded_line(dfpn, pos, n.len)
-            } else {
-                None
-            };
-            let tail = tail.map(|t| polish(dfpn, pos, t, POLISH_STEP_NODES));
-            pos.undo_move();
-            tail.map(|t| (d, t))
-        });
+        let found = longer_defence(dfpn, pos, line[j], t, open_nodes);
         for _ in 0..j {
             pos.undo_move();
         }
+        let tail = match found {
+            Longer::Found(d, tail) => Some((d, tail)),
+            Longer::None => None,
+            Longer::Unknown => {
+                checked = false;
+                None
+            }
+        };
         match tail {
             // A defence proven to last longer is taken even if the line read
             // after it is not longer yet: the walk from the end lengthens
@@ -184,19 +188,124 @@ pub(super) fn lengthen<W: BitWord>(
             }
             _ => {
                 if j < 2 {
-                    break;
+                    return (line, checked && !dfpn.aborted);
                 }
                 j -= 2;
             }
         }
     }
-    line
+    (line, false)
+}
+
+/// A defence other than `played` (the defender to move in `pos`) that
+/// lasts longer than the `t` plies the line takes from here, with a
+/// shortened line after it: one shown not mated within `t - 1` plies, or,
+/// among those neither shown mated nor shown not mated, one after which
+/// the line read is longer than that.
+fn longer_defence<W: BitWord>(
+    dfpn: &mut DfPn<'_>,
+    pos: &mut Position<W>,
+    played: Move,
+    t: u16,
+    open_nodes: u64,
+) -> Longer {
+    // A line ends with the attacker's move: `t` is at least 2.
+    let check = |dfpn: &mut DfPn<'_>, pos: &mut Position<W>, d: Move, nodes: u64| {
+        dfpn.out_of_budget = false;
+        dfpn.node_budget = dfpn.nodes.saturating_add(nodes);
+        let mated = mates_within(dfpn, pos, d, t - 1);
+        dfpn.limit = NO_LIMIT;
+        match (mated, dfpn.out_of_budget || dfpn.aborted) {
+            (true, _) => Shown::Mated,
+            (false, false) => Shown::Longer,
+            (false, true) => Shown::Open,
+        }
+    };
+    let found = |dfpn: &mut DfPn<'_>, pos: &mut Position<W>, d: Move| {
+        proven_tail(dfpn, pos, d).map_or(Longer::Unknown, |tail| Longer::Found(d, tail))
+    };
+    let mut open = Vec::new();
+    for d in pos.legal_moves() {
+        if dfpn.aborted {
+            return Longer::Unknown;
+        }
+        if d == played {
+            continue;
+        }
+        match check(dfpn, pos, d, LENGTHEN_STEP_NODES) {
+            Shown::Longer => return found(dfpn, pos, d),
+            Shown::Open => open.push(d),
+            Shown::Mated => {}
+        }
+    }
+    let mut unknown = false;
+    for d in open {
+        if dfpn.aborted {
+            return Longer::Unknown;
+        }
+        match check(dfpn, pos, d, open_nodes) {
+            Shown::Mated => {}
+            Shown::Longer => return found(dfpn, pos, d),
+            Shown::Open => match proven_tail(dfpn, pos, d) {
+                Some(tail) if tail.len() >= t as usize => return Longer::Found(d, tail),
+                _ => unknown = true,
+            },
+        }
+    }
+    if unknown {
+        Longer::Unknown
+    } else {
+        Longer::None
+    }
+}
+
+/// Whether a line's defence is the longest.
+enum Longer {
+    /// No: this defence lasts longer, with a line after it.
+    Found(Move, Vec<Move>),
+    /// Yes: every other defence is shown mated within the line's plies.
+    None,
+    /// Not known: a defence is neither shown mated within the line's plies
+    /// nor shown to last longer.
+    Unknown,
+}
+
+/// What a check of a defence against a line showed.
+enum Shown {
+    /// Mated within the line's plies.
+    Mated,
+    /// Not mated within them.
+    Longer,
+    /// Neither, on the nodes given.
+    Open,
+}
+
+/// The line after defence `d`: proven (the table may have lost it), read
+/// within the proof's bound and shortened.
+fn proven_tail<W: BitWord>(
+    dfpn: &mut DfPn<'_>,
+    pos: &mut Position<W>,
+    d: Move,
+) -> Option<Vec<Move>> {
+    pos.do_move(d);
+    dfpn.out_of_budget = false;
+    dfpn.node_budget = dfpn.nodes.saturating_add(LENGTHEN_PROOF_NODES);
+    let n = dfpn.solve(pos);
+    let tail = if n.pn == 0 {
+        bounded_line(dfpn, pos, n.len)
+    } else {
+        None
+    };
+    let tail = tail.map(|t| polish(dfpn, pos, t, POLISH_STEP_NODES));
+    pos.undo_move();
+    tail
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
     use super::*;
+    use crate::variant::Variant;
 
     /// A loop of four plies that leads back to the position it starts from
     /// (a check, a reply, a check, a reply), if one exists.
@@ -296,11 +405,46 @@ mod tests {
                 tried += 1;
                 let bad = [vec![line[0]], short].concat();
                 assert!(bad.len() < published);
-                let fixed = lengthen(dfpn, pos, bad.clone());
+                let (fixed, checked) = lengthen(dfpn, pos, bad.clone(), LENGTHEN_OPEN_NODES);
+                assert!(checked, "{sfen}");
                 assert_eq!(fixed.len(), published, "{sfen}: from {}", bad.len());
                 assert_mate_line(pos, &fixed, sfen);
             });
         }
         assert!(tried >= 2, "{tried}");
+    }
+
+    /// 無双57 (23 plies by KomoringHeights) answered under load with a
+    /// 21-ply line read within the proven 23, whose second defence 8e8d is
+    /// not the longest: after 8e9e the mate takes 19 plies, not 17. No
+    /// search disproves "within 17" there on a small budget; the line read
+    /// after 8e9e is longer, and replaces it.
+    #[test]
+    fn a_defence_left_open_is_lengthened_by_its_line() {
+        let sfen = "1n1n5/4+B+r3/np1lp4/p1p6/1k2l4/3N5/1PP6/5+B3/5+r3 b GS3g3s2l12p 1";
+        let short = "4h4i 5e5h+ 4i5h 8e8d G*7e 8d7e 5h7f 7e8d S*7e 8d7c 7e7d 7c8b \
+                     7d8c+ 8b8c 7f6e 8c7c R*8c 7c7b 5b6c 7b7a 8c8a+";
+        let v = Variant::by_name("shogi").unwrap();
+        let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
+        let line: Vec<Move> = short
+            .split_whitespace()
+            .map(|m| {
+                let m = pos.parse_move(m).unwrap();
+                pos.do_move(m);
+                m
+            })
+            .collect();
+        for _ in &line {
+            pos.undo_move();
+        }
+        assert_mate_line(&mut pos, &line, sfen);
+        let fixed = with_dfpn(&mut pos, 64, |dfpn, pos| {
+            // Whether every defence of the 23 plies is shown the longest
+            // depends on budgets; that 8e9e lasts longer does not.
+            lengthen(dfpn, pos, line.clone(), LENGTHEN_OPEN_NODES).0
+        });
+        assert_eq!(fixed.len(), 23, "{fixed:?}");
+        assert_eq!(fixed[3].to_usi(v), "8e9e");
+        assert_mate_line(&mut pos, &fixed, sfen);
     }
 }
