@@ -171,9 +171,7 @@ pub(super) fn lengthen<W: BitWord>(
             }
         };
         match tail {
-            // A defence proven to last longer is taken even if the line read
-            // after it is not longer yet: the walk from the end lengthens
-            // that line's own defences in turn.
+            // Every swap makes the line longer.
             Some((d, t)) => {
                 log::debug!(
                     "mate: defence {j} lengthened from {} to {}",
@@ -221,8 +219,27 @@ fn longer_defence<W: BitWord>(
             (false, true) => Shown::Open,
         }
     };
+    // A defence shown to last longer, with the line after it lengthened in
+    // turn if it is not longer yet: taken only when longer, as a swap to a
+    // line no longer can undo an earlier swap (図巧91 swapped two defences
+    // back and forth until the cap on swaps).
     let found = |dfpn: &mut DfPn<'_>, pos: &mut Position<W>, d: Move| {
-        proven_tail(dfpn, pos, d).map_or(Longer::Unknown, |tail| Longer::Found(d, tail))
+        let Some(tail) = proven_tail(dfpn, pos, d) else {
+            return Longer::Unknown;
+        };
+        let tail = if tail.len() < t as usize {
+            pos.do_move(d);
+            let (tail, _) = lengthen(dfpn, pos, tail, open_nodes);
+            pos.undo_move();
+            tail
+        } else {
+            tail
+        };
+        if tail.len() >= t as usize {
+            Longer::Found(d, tail)
+        } else {
+            Longer::Unknown
+        }
     };
     let mut open = Vec::new();
     for d in pos.legal_moves() {
