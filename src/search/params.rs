@@ -298,7 +298,7 @@ pub const ELO_CALIBRATION_POINTS: [u32; 4] = [1000, 1500, 2000, 2500];
 /// "Levels"). Kawari's search sees more at the same depth, so the same
 /// level is stronger than Fairy-Stockfish's. A variant without a row (each
 /// Heian board needs its own) uses Fairy-Stockfish's levels.
-pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 4] = [
+pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 5] = [
     // A first pass at 2+0.02, 24 games a point (±150-190 Elo): levels -8,
     // -4 / -2 / 1.1, 1 / 5 and 8 against 1000, 1500, 2000 and 2500.
     // 100-game checks: 1000 58%, 2000 48%; 1500 at -1.0 scored 37.5% (-89),
@@ -326,6 +326,14 @@ pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 4] = [
     // choice below level 0, 1000 at -1.1 scored 16-39-11 (32.6%) in 66
     // games, so -0.45.
     ("heian", [-0.45, 1.0, 4.4, 8.0]),
+    // scripts/calibrate.py at 2+0.02, from Heian's row, 24 games a match:
+    // 2000 at 3 / 4 and 2500 at 7 / 8 bracketed. 1000 and 1500 again with
+    // 30 games a match: 1000 at -1 / -2 (+23, -176), 1500 at 1 / 0 / -1
+    // (+70, +12, -260). A first 1000 at -2.2 (0 / -5 interpolated) scored
+    // 15.5% over 100 games: Elo is far from linear in the level there.
+    // 100-game checks of [-1.1, 0.0, 3.6, 7.8]: 50.5%, 61.5%, 46.5%, 53.0%;
+    // 1500 moved to -0.3 (81 Elo at about 270 a level), then 47.5%.
+    ("heian8x8", [-1.1, -0.3, 3.6, 7.8]),
 ];
 /// Below the anchor Fairy-Stockfish's fit is `shifted / per level +
 /// (shifted / this) ^ 5`, `shifted` = elo − anchor (negative).
