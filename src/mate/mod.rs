@@ -26,9 +26,7 @@ pub use table::{AllocError, MateTable, Numbers, INF, NO_LIMIT};
 use crate::core::BitWord;
 use crate::position::{Move, Position};
 use line::{bounded_line, shortest_line, Refined};
-use polish::{
-    lengthen, polish, LENGTHEN_OPEN_GROWTH, LENGTHEN_OPEN_NODES, LENGTHEN_WALKS, POLISH_STEP_NODES,
-};
+use polish::{lengthen_in_walks, polish, POLISH_STEP_NODES};
 use std::time::{Duration, Instant};
 
 /// How a solve ended.
@@ -152,17 +150,7 @@ pub fn solve<W: BitWord>(
                     }
                     let line = polish(&mut dfpn, &mut pos, read.clone(), step);
                     dfpn.deadline = None;
-                    // Walks with more nodes for the defences left open
-                    // each time, while time is left.
-                    let (mut line, mut checked) = (line, false);
-                    let mut open_nodes = LENGTHEN_OPEN_NODES;
-                    for _ in 0..LENGTHEN_WALKS {
-                        (line, checked) = lengthen(&mut dfpn, &mut pos, line, open_nodes);
-                        if checked || dfpn.aborted {
-                            break;
-                        }
-                        open_nodes *= LENGTHEN_OPEN_GROWTH;
-                    }
+                    let (line, checked) = lengthen_in_walks(&mut dfpn, &mut pos, line);
                     // Shortened but not checked to the start, a line can
                     // have a defence that is not the longest: the longer
                     // line read within the bound is the safer answer.

@@ -120,17 +120,38 @@ const LENGTHEN_PROOF_NODES: u64 = POLISH_STEP_NODES * 10;
 /// Nodes a defence that the first check left open may take in
 /// `lengthen`'s first walk to be shown mated within the line's plies or
 /// not; each further walk gives it `LENGTHEN_OPEN_GROWTH` times more.
-pub(super) const LENGTHEN_OPEN_NODES: u64 = POLISH_STEP_NODES * 10;
+const LENGTHEN_OPEN_NODES: u64 = POLISH_STEP_NODES * 10;
 
 /// Growth of the open defences' nodes from one walk to the next.
-pub(super) const LENGTHEN_OPEN_GROWTH: u64 = 4;
+const LENGTHEN_OPEN_GROWTH: u64 = 4;
 
 /// Most walks of `lengthen` over a line (the last gives open defences
 /// `LENGTHEN_OPEN_NODES` times `LENGTHEN_OPEN_GROWTH` cubed: 12.8M).
-pub(super) const LENGTHEN_WALKS: usize = 4;
+const LENGTHEN_WALKS: usize = 4;
 
 /// Most defences `lengthen` replaces.
 const LENGTHEN_ROUNDS: usize = 32;
+
+/// `lengthen` in walks over the line, each with `LENGTHEN_OPEN_GROWTH` times
+/// more nodes for the defences the last left open, until every defence is
+/// shown the longest (then true), `LENGTHEN_WALKS` are done or the search
+/// is stopped.
+pub(super) fn lengthen_in_walks<W: BitWord>(
+    dfpn: &mut DfPn<'_>,
+    pos: &mut Position<W>,
+    mut line: Vec<Move>,
+) -> (Vec<Move>, bool) {
+    let mut open_nodes = LENGTHEN_OPEN_NODES;
+    for _ in 0..LENGTHEN_WALKS {
+        let checked;
+        (line, checked) = lengthen(dfpn, pos, line, open_nodes);
+        if checked || dfpn.aborted {
+            return (line, checked);
+        }
+        open_nodes *= LENGTHEN_OPEN_GROWTH;
+    }
+    (line, false)
+}
 
 /// Checks a shortened line's defences from its end backwards (and says
 /// whether each was shown the longest): a defence
@@ -143,7 +164,7 @@ const LENGTHEN_ROUNDS: usize = 32;
 /// within a bound can be shorter than the bound because one of its
 /// defences is not the longest (無双57 under load: 21 plies, where after
 /// 8e9e instead of 8e8d the mate takes 2 plies more).
-pub(super) fn lengthen<W: BitWord>(
+fn lengthen<W: BitWord>(
     dfpn: &mut DfPn<'_>,
     pos: &mut Position<W>,
     mut line: Vec<Move>,
