@@ -7,7 +7,9 @@ One engine process per problem (a fresh table each time; the time counted runs f
 the collection's, the time, the nodes (the last `info ... nodes N` before the answer)
 and the verdict; at the end, solved / unsolved, median and worst time of the solved
 ones, and the lengths compared. Works with Kawari and with KomoringHeights (both answer
-`checkmate <moves>`, `checkmate nomate` or `checkmate timeout`).
+`checkmate <moves>`, `checkmate nomate` or `checkmate timeout`). Kawari also says, in an
+`info string mate in N plies, ...` line, whether its answer is proven the shortest or
+only a line within a proven bound (out of time first); the summary counts both.
 
 Example (the whole of 将棋図巧, 30 s and 2 GB per problem, results kept as JSON lines so
 that an interrupted run can go on with --resume)::
@@ -58,6 +60,9 @@ class Result:
     seconds: float
     nodes: int | None
     verdict: str  # "ok", or what is wrong, or "unsolved: ..."
+    # The engine's word on the answer: proven the shortest (True), a line within a
+    # proven bound only (False), or nothing said (None; engines other than Kawari).
+    proven: bool | None = None
 
     @property
     def solved(self) -> bool:
@@ -65,9 +70,10 @@ class Result:
 
 
 def ask(cmd: list[str], sfen: str, ms: int, hash_mb: int, variant: str | None,
-        options: list[tuple[str, str]]) -> tuple[list[str], float, int | None]:
-    """The words after `checkmate`, the seconds from `go mate` to it, and the nodes of
-    the last `info` line that gave them. An engine that dies or hangs answers []."""
+        options: list[tuple[str, str]]) -> tuple[list[str], float, int | None, bool | None]:
+    """The words after `checkmate`, the seconds from `go mate` to it, the nodes of
+    the last `info` line that gave them, and whether the engine said its mate is proven
+    the shortest (None: it said nothing). An engine that dies or hangs answers []."""
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True, bufsize=1)
     assert p.stdin and p.stdout
@@ -78,6 +84,7 @@ def ask(cmd: list[str], sfen: str, ms: int, hash_mb: int, variant: str | None,
         setup += f"setoption name {name} value {value}\n"
     answer: list[str] = []
     nodes: int | None = None
+    proven: bool | None = None
     start = time.monotonic()
     timer = None
     try:
@@ -103,7 +110,9 @@ def ask(cmd: list[str], sfen: str, ms: int, hash_mb: int, variant: str | None,
         timer.start()
         for line in p.stdout:
             words = line.split()
-            if words[:1] == ["info"] and "nodes" in words[:-1]:
+            if words[:4] == ["info", "string", "mate", "in"]:
+                proven = "proven the shortest" in line and "not proven" not in line
+            elif words[:1] == ["info"] and "nodes" in words[:-1]:
                 try:
                     nodes = int(words[words.index("nodes") + 1])
                 except ValueError:
@@ -126,7 +135,7 @@ def ask(cmd: list[str], sfen: str, ms: int, hash_mb: int, variant: str | None,
     except subprocess.TimeoutExpired:
         p.kill()
         p.wait()
-    return answer, took, nodes
+    return answer, took, nodes, proven
 
 
 def judge(v: referee.Variant, sfen: str, answer: list[str]) -> str:
@@ -162,6 +171,12 @@ def summary(results: list[Result], limit_s: float) -> list[str]:
                      f" ({' '.join(f'{r.name}:{len(r.answer)}/{r.plies}' for r in longer)}),"
                      f" {len(shorter)} shorter"
                      f" ({' '.join(f'{r.name}:{len(r.answer)}/{r.plies}' for r in shorter)})")
+    said = [r for r in solved if r.proven is not None]
+    if said:
+        bounded = [r for r in said if not r.proven]
+        lines.append(f"proven the shortest (the engine's word): {len(said) - len(bounded)}"
+                     f" of {len(said)}; lines within a proven bound only: {len(bounded)}"
+                     f" ({' '.join(f'{r.name}:{len(r.answer)}' for r in bounded)})")
     if unsolved or wrong:
         lines.append("not solved: " + " ".join(r.name for r in unsolved + wrong))
     return lines
@@ -217,16 +232,18 @@ def main(argv: list[str] | None = None) -> int:
     for name, sfen, plies in problems:
         if name in done:
             continue
-        answer, took, nodes = ask(cmd, sfen, a.ms, a.hash,
-                                  None if a.no_variant else a.variant, options)
-        r = Result(name, plies, answer, round(took, 3), nodes, judge(v, sfen, answer))
+        answer, took, nodes, proven = ask(cmd, sfen, a.ms, a.hash,
+                                          None if a.no_variant else a.variant, options)
+        r = Result(name, plies, answer, round(took, 3), nodes, judge(v, sfen, answer), proven)
         results.append(r)
         if out:
             out.write(json.dumps(asdict(r), ensure_ascii=False) + "\n")
             out.flush()
         got = len(answer) if r.solved else "-"
+        said = {True: "  (proven the shortest)", False: "  (within a bound only)"}.get(proven, "")
         print(f"{name:12} plies {plies:>4}  answer {got!s:>4}  {took:7.2f} s"
-              f"  nodes {nodes if nodes is not None else '-'!s:>11}  {r.verdict}", flush=True)
+              f"  nodes {nodes if nodes is not None else '-'!s:>11}  {r.verdict}{said}",
+              flush=True)
     if out:
         out.close()
     for line in summary(results, a.ms / 1000):

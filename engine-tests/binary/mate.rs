@@ -71,10 +71,15 @@ fn public_problems_are_solved_with_verified_lines() {
             !answer.is_empty() && answer[0] != "nomate" && answer[0] != "timeout",
             "{name}: {answer:?}"
         );
-        for i in &infos {
+        let n = verify("shogi", sfen, &answer);
+        // Progress lines, then one line saying how far the answer is shown
+        // the shortest.
+        let (last, progress) = infos.split_last().expect("a shortness line");
+        for i in progress {
             assert!(i.starts_with("info time ") && i.contains(" nodes "), "{i}");
         }
-        let n = verify("shogi", sfen, &answer);
+        let said = format!("info string mate in {n} plies, ");
+        assert!(last.starts_with(&said), "{name}: {last}");
         assert_eq!(n % 2, 1, "{name}");
         // Lines are shortened within node budgets: deterministic apart
         // from the 10 s.
@@ -273,12 +278,15 @@ fn classics_quick_part() {
     for (name, plies) in CLASSICS_QUICK {
         let row = all.iter().find(|r| r[0] == name).unwrap();
         e.send(&format!("position sfen {}", row[1]));
-        let (answer, _) = go_mate(&mut e, 20_000);
+        let (answer, infos) = go_mate(&mut e, 20_000);
         assert!(
             !answer.is_empty() && answer[0] != "nomate" && answer[0] != "timeout",
             "{name}: {answer:?}"
         );
         assert_eq!(verify("shogi", &row[1], &answer), plies, "{name}");
+        // Found well within the refinement's time: proven, and said so.
+        let proven = format!("info string mate in {plies} plies, proven the shortest");
+        assert_eq!(infos.last(), Some(&proven), "{name}");
     }
     eprintln!("classics, quick part: {:?}", t.elapsed());
     e.quit();

@@ -13,6 +13,7 @@ KOTEN3 = "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1"
 FAKE = textwrap.dedent("""
     import sys, time
     ANSWERS = {answers!r}
+    SAID = {said!r}
     board = None
     for line in sys.stdin:
         w = line.split()
@@ -27,6 +28,8 @@ FAKE = textwrap.dedent("""
             if a == "hang":
                 continue
             print("info time 5 nodes 1234 nps 1", flush=True)
+            if board in SAID:
+                print("info string mate in 3 plies, " + SAID[board], flush=True)
             print("checkmate " + a, flush=True)
         elif w[:1] == ["stop"]:
             print("checkmate timeout", flush=True)
@@ -35,9 +38,9 @@ FAKE = textwrap.dedent("""
 """)
 
 
-def fake_engine(tmp_path, answers):
+def fake_engine(tmp_path, answers, said=None):
     path = tmp_path / "fake.py"
-    path.write_text(FAKE.format(answers=answers))
+    path.write_text(FAKE.format(answers=answers, said=said or {}))
     return f"{sys.executable} {path}"
 
 
@@ -88,5 +91,24 @@ def test_a_wrong_line_fails_the_run_and_resume_skips_done(tmp_path, capsys):
 def test_a_hung_engine_is_stopped(tmp_path, monkeypatch):
     monkeypatch.setattr(mate_suite, "GRACE_S", 0.2)
     eng = fake_engine(tmp_path, {"3sks3/9/4S4/9/9/B8/9/9/9": "hang"})
-    answer, took, nodes = mate_suite.ask(eng.split(), KOTEN3, 100, 16, "shogi", [])
-    assert answer == ["timeout"] and nodes is None and took < 5
+    answer, took, nodes, proven = mate_suite.ask(eng.split(), KOTEN3, 100, 16, "shogi", [])
+    assert answer == ["timeout"] and nodes is None and proven is None and took < 5
+
+
+def test_the_engines_word_on_shortness_is_counted(tmp_path, capsys):
+    k3, head_gold = "3sks3/9/4S4/9/9/B8/9/9/9", "4k4/9/4P4/9/9/9/9/9/9"
+    eng = fake_engine(
+        tmp_path, {k3: "9f5b+ 4a5b S*4b", head_gold: "G*5b"},
+        {k3: "proven the shortest",
+         head_gold: "not proven the shortest: a mate within 3 plies is proven"})
+    out = tmp_path / "r.jsonl"
+    rc = mate_suite.main(["--engine", eng, "--problems",
+                          problems(tmp_path, [("k3", KOTEN3, 3), ("one", OTHER, 1)]),
+                          "--ms", "1000", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert rc == 0, text
+    assert "(proven the shortest)" in text and "(within a bound only)" in text
+    assert ("proven the shortest (the engine's word): 1 of 2;"
+            " lines within a proven bound only: 1 (one:1)") in text
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["proven"] for r in rows] == [True, False]

@@ -656,7 +656,7 @@ mod tests {
             }
         };
         assert!(
-            matches!(answer, crate::mate::MateAnswer::Mate(_)),
+            matches!(answer, crate::mate::MateAnswer::Mate(..)),
             "{answer:?}"
         );
         e.wait();

@@ -32,12 +32,31 @@ use std::time::{Duration, Instant};
 /// How a solve ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MateAnswer {
-    /// A mate: the whole line, ending in checkmate.
-    Mate(Vec<Move>),
+    /// A mate: the whole line, ending in checkmate, and how far it is shown
+    /// the shortest.
+    Mate(Vec<Move>, Shortness),
     /// Proven that no mate by checks exists.
     NoMate,
     /// Stopped (time or `stop`) before an answer.
     Timeout,
+}
+
+/// How far a mate answer is shown to be the shortest mate against the
+/// longest defence.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Shortness {
+    /// Proven: no shorter mate exists, and no defence lasts longer.
+    Proven,
+    /// Time or nodes ran out first: a mate within `bound` plies is proven,
+    /// a shorter one neither proven nor ruled out, and the line is read
+    /// within the bound. `defences`: every defence along the line was shown
+    /// mated within the plies the line gives it.
+    Bounded {
+        /// The shortest length proven to hold a mate.
+        bound: u16,
+        /// Whether each defence on the line was shown the longest.
+        defences: bool,
+    },
 }
 
 /// Progress of a running solve.
@@ -129,7 +148,7 @@ pub fn solve<W: BitWord>(
                     line.len(),
                     dfpn.nodes
                 );
-                Some(line)
+                Some((line, Shortness::Proven))
             }
             Refined::Within(bound, read) => {
                 // The bound's proof trees give a line close to it: read as
@@ -154,21 +173,22 @@ pub fn solve<W: BitWord>(
                     // Shortened but not checked to the start, a line can
                     // have a defence that is not the longest: the longer
                     // line read within the bound is the safer answer.
+                    let shortness = |defences| Shortness::Bounded { bound, defences };
                     if checked || line.len() >= read.len() {
-                        line
+                        (line, shortness(checked))
                     } else {
                         log::debug!(
                             "mate: defences of the {}-ply line not all checked in time: the {}-ply line read is answered",
                             line.len(),
                             read.len()
                         );
-                        read
+                        (read, shortness(false))
                     }
                 })
             }
         };
         match line {
-            Some(line) => MateAnswer::Mate(line),
+            Some((line, shortness)) => MateAnswer::Mate(line, shortness),
             None => MateAnswer::Timeout,
         }
     } else if n.dn == 0 {
@@ -220,7 +240,7 @@ pub(crate) mod testing {
     pub fn solved(sfen: &str, published: usize) -> (Position<u128>, Vec<Move>) {
         let v = Variant::by_name("shogi").unwrap();
         let pos = Position::<u128>::from_sfen(v, sfen).unwrap();
-        let MateAnswer::Mate(line) = solve_sfen("shogi", sfen) else {
+        let MateAnswer::Mate(line, _) = solve_sfen("shogi", sfen) else {
             panic!("{sfen}: no mate");
         };
         assert_eq!(line.len(), published, "{sfen}");
@@ -281,7 +301,7 @@ mod tests {
     fn usi(answer: &MateAnswer, variant: &str) -> Vec<String> {
         let v = Variant::by_name(variant).unwrap();
         match answer {
-            MateAnswer::Mate(line) => line.iter().map(|m| m.to_usi(v)).collect(),
+            MateAnswer::Mate(line, _) => line.iter().map(|m| m.to_usi(v)).collect(),
             other => panic!("expected a mate, got {other:?}"),
         }
     }
@@ -293,6 +313,24 @@ mod tests {
         assert_eq!(usi(&a, "shogi"), vec!["G*5b"]);
         let a = solve_sfen("shogi", "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1");
         assert_eq!(usi(&a, "shogi").len(), 3);
+        assert!(matches!(a, MateAnswer::Mate(_, Shortness::Proven)), "{a:?}");
+    }
+
+    /// An answer whose search for the shortest mate ran out says so: 無双50
+    /// without a time limit (budget: twice the proof's nodes and 200k, 219k
+    /// in all) proves a mate within 23 plies but rules out none shorter.
+    #[test]
+    fn an_answer_out_of_budget_says_it_is_bounded() {
+        let sfen = "9/4nR2g/9/7P+b/4p1s1P/6Bk1/6L+l1/9/6P1+R b 3S3g3n2l14p 1";
+        let v = Variant::by_name("shogi").unwrap();
+        let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
+        let answer = solve(&pos, 64, None, &|| false, &mut |_| {}).unwrap();
+        let MateAnswer::Mate(line, Shortness::Bounded { bound, .. }) = answer else {
+            panic!("{answer:?}");
+        };
+        assert_eq!(bound, 23);
+        assert!(line.len() <= bound as usize, "{}", line.len());
+        assert_mate_line(&mut pos, &line, sfen);
     }
 
     #[test]
@@ -344,7 +382,7 @@ mod tests {
             let v = Variant::by_name(variant).unwrap();
             let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
             let attacker = pos.side_to_move();
-            let MateAnswer::Mate(line) = solve_sfen(variant, sfen) else {
+            let MateAnswer::Mate(line, _) = solve_sfen(variant, sfen) else {
                 panic!("{sfen}: no mate");
             };
             for (i, &m) in line.iter().enumerate() {

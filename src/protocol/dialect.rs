@@ -5,7 +5,7 @@
 
 use super::go::GoSearch;
 use crate::engine::{Decision, Report};
-use crate::mate::MateAnswer;
+use crate::mate::{MateAnswer, Shortness};
 use crate::position::Notation;
 use crate::search::{Info, Limits, Score};
 use crate::variant::Variant;
@@ -140,12 +140,16 @@ impl Dialect {
                 p.hashfull
             ),
             Report::Checkmate { answer, variant } => match answer {
-                MateAnswer::Mate(line) => {
+                MateAnswer::Mate(line, shortness) => {
                     let moves: Vec<String> = line
                         .iter()
                         .map(|&m| self.notation().move_text(m, variant))
                         .collect();
-                    format!("checkmate {}", moves.join(" "))
+                    format!(
+                        "info string {}\ncheckmate {}",
+                        shortness_text(line.len(), *shortness),
+                        moves.join(" ")
+                    )
                 }
                 MateAnswer::NoMate => "checkmate nomate".to_string(),
                 MateAnswer::Timeout => "checkmate timeout".to_string(),
@@ -156,9 +160,46 @@ impl Dialect {
     }
 }
 
+/// What a mate answer of `plies` is shown to be: the line a solver user
+/// reads to know whether the length is final.
+fn shortness_text(plies: usize, shortness: Shortness) -> String {
+    match shortness {
+        Shortness::Proven => format!("mate in {plies} plies, proven the shortest"),
+        Shortness::Bounded { bound, defences } => format!(
+            "mate in {plies} plies, not proven the shortest: a mate within {bound} plies is proven, \
+             a shorter one not ruled out in time; {} defence on the line shown the longest",
+            if defences { "every" } else { "not every" }
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mate_answer_says_whether_it_is_proven_the_shortest() {
+        let answer = |shortness| Report::Checkmate {
+            answer: MateAnswer::Mate(Vec::new(), shortness),
+            variant: Variant::by_name("shogi").unwrap(),
+        };
+        let proven = Dialect::Usi.report(&answer(Shortness::Proven));
+        assert_eq!(
+            proven,
+            "info string mate in 0 plies, proven the shortest\ncheckmate "
+        );
+        let bounded = Dialect::Usi.report(&answer(Shortness::Bounded {
+            bound: 23,
+            defences: false,
+        }));
+        let first = bounded.lines().next().unwrap();
+        assert!(
+            first.starts_with(
+                "info string mate in 0 plies, not proven the shortest: a mate within 23 plies"
+            ) && first.ends_with("not every defence on the line shown the longest"),
+            "{first}"
+        );
+    }
 
     #[test]
     fn scores() {
