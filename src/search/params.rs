@@ -298,7 +298,7 @@ pub const ELO_CALIBRATION_POINTS: [u32; 4] = [1000, 1500, 2000, 2500];
 /// "Levels"). Kawari's search sees more at the same depth, so the same
 /// level is stronger than Fairy-Stockfish's. A variant without a row (each
 /// Heian board needs its own) uses Fairy-Stockfish's levels.
-pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 5] = [
+pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 6] = [
     // A first pass at 2+0.02, 24 games a point (±150-190 Elo): levels -8,
     // -4 / -2 / 1.1, 1 / 5 and 8 against 1000, 1500, 2000 and 2500.
     // 100-game checks: 1000 58%, 2000 48%; 1500 at -1.0 scored 37.5% (-89),
@@ -334,6 +334,11 @@ pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 5] = [
     // 100-game checks of [-1.1, 0.0, 3.6, 7.8]: 50.5%, 61.5%, 46.5%, 53.0%;
     // 1500 moved to -0.3 (81 Elo at about 270 a level), then 47.5%.
     ("heian8x8", [-1.1, -0.3, 3.6, 7.8]),
+    // The same way, 24 games a match from -1 / 0 / 4 / 8: 2500 not
+    // bracketed (7 and 8 both +29), moved by the slope to 6.5. 100-game
+    // checks of [-0.6, 0.0, 4.2, 6.5]: 57.5%, 40.5%, 54.5%, 64.0%; 2500
+    // moved to 5.8 (about 250 Elo a level there), then 44.5%.
+    ("heian9x8", [-0.6, 0.0, 4.2, 5.8]),
 ];
 /// Below the anchor Fairy-Stockfish's fit is `shifted / per level +
 /// (shifted / this) ^ 5`, `shifted` = elo − anchor (negative).
