@@ -316,19 +316,19 @@ mod tests {
         assert!(matches!(a, MateAnswer::Mate(_, Shortness::Proven)), "{a:?}");
     }
 
-    /// An answer whose search for the shortest mate ran out says so: 無双50
-    /// without a time limit (budget: twice the proof's nodes and 200k, 219k
-    /// in all) proves a mate within 23 plies but rules out none shorter.
+    /// An answer whose search for the shortest mate ran out says so: 無双35
+    /// without a time limit (budget: twice the proof's nodes and 200k, 336k
+    /// in all) proves a mate within 17 plies but does not rule out 15.
     #[test]
     fn an_answer_out_of_budget_says_it_is_bounded() {
-        let sfen = "9/4nR2g/9/7P+b/4p1s1P/6Bk1/6L+l1/9/6P1+R b 3S3g3n2l14p 1";
+        let sfen = "4p4/n1s+B5/sR1n5/k8/3P5/2s+p5/sNP6/9/9 b RB4gn4l14p 1";
         let v = Variant::by_name("shogi").unwrap();
         let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
         let answer = solve(&pos, 64, None, &|| false, &mut |_| {}).unwrap();
         let MateAnswer::Mate(line, Shortness::Bounded { bound, .. }) = answer else {
             panic!("{answer:?}");
         };
-        assert_eq!(bound, 23);
+        assert_eq!(bound, 17);
         assert!(line.len() <= bound as usize, "{}", line.len());
         assert_mate_line(&mut pos, &line, sfen);
     }
