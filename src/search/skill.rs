@@ -278,14 +278,21 @@ mod tests {
     }
 
     /// Every row names a variant and rises with the Elo (a calibration pass
-    /// can print a row that does not: heian8x8's first was -2.2, -3.5).
+    /// can print a row that does not: heian8x8's first was -2.2, -3.5), and
+    /// every variant has one (a new variant needs its calibration).
     #[test]
-    fn every_calibration_row_names_a_variant_and_rises() {
+    fn every_variant_has_a_calibration_row_that_rises() {
         for (name, row) in SKILL_CALIBRATION {
             assert!(crate::variant::Variant::by_name(name).is_some(), "{name}");
             assert!(row.windows(2).all(|w| w[0] < w[1]), "{name}: {row:?}");
             let range = SKILL_MIN_LEVEL as f64..=SKILL_MAX_LEVEL as f64;
             assert!(row.iter().all(|l| range.contains(l)), "{name}: {row:?}");
+        }
+        for v in crate::variant::Variant::all() {
+            let rows = SKILL_CALIBRATION
+                .iter()
+                .filter(|(name, _)| *name == v.name());
+            assert_eq!(rows.count(), 1, "{}", v.name());
         }
     }
 
