@@ -449,7 +449,6 @@ impl<'t> DfPn<'t> {
         }
         let or = pos.side_to_move() == self.attacker;
         let left = self.plies_left(ply);
-
         if left == 0 {
             return Found {
                 n: self.at_horizon(pos, or),
@@ -624,24 +623,20 @@ pub(super) fn disproven_within(plies: u16, or: bool) -> Numbers {
 
 /// Checks of the attacker to move, the drops on one square counted once.
 fn check_count<W: BitWord>(pos: &Position<W>) -> u32 {
-    let mut drop_squares = Bitboard::<W>::EMPTY;
-    let mut n = 0;
-    for m in pos.legal_checks() {
-        if m.is_drop() {
-            drop_squares.set(m.to());
-        } else {
-            n += 1;
-        }
-    }
-    n + drop_squares.count()
+    count_drops_by_square::<W>(pos.legal_checks())
 }
 
 /// Evasions of the defender to move, with the drops on one square counted
 /// once (as `expand` searches them).
 fn evasion_count<W: BitWord>(pos: &Position<W>) -> u32 {
+    count_drops_by_square::<W>(pos.legal_moves())
+}
+
+/// The number of `moves`, the drops on one square counted once.
+fn count_drops_by_square<W: BitWord>(moves: impl IntoIterator<Item = Move>) -> u32 {
     let mut drop_squares = Bitboard::<W>::EMPTY;
     let mut n = 0;
-    for m in pos.legal_moves() {
+    for m in moves {
         if m.is_drop() {
             drop_squares.set(m.to());
         } else {
