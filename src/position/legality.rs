@@ -222,7 +222,8 @@ mod tests {
         }
     }
 
-    /// `legal_checks` is exactly the legal moves that give check.
+    /// `legal_checks` is exactly the legal moves that give check, and
+    /// `count_checks_by_square` their number with drops counted by square.
     fn checks_agree(pos: &Position<u128>) {
         let v = pos.variant();
         let disc = pos.discoverers();
@@ -236,6 +237,18 @@ mod tests {
         got.sort_by_key(|m| m.raw());
         let names = |l: &[Move]| l.iter().map(|m| m.to_usi(v)).collect::<Vec<_>>();
         assert_eq!(names(&got), names(&want), "{}", pos.to_sfen());
+        let drop_squares: std::collections::BTreeSet<_> = want
+            .iter()
+            .filter(|m| m.is_drop())
+            .map(|m| m.to())
+            .collect();
+        let board = want.iter().filter(|m| !m.is_drop()).count();
+        assert_eq!(
+            pos.count_checks_by_square() as usize,
+            board + drop_squares.len(),
+            "{}",
+            pos.to_sfen()
+        );
     }
 
     /// The check generator on tsume positions (the attacker has no king) and

@@ -28,6 +28,11 @@ trait MoveSink<W: BitWord> {
     fn done(&self) -> bool {
         false
     }
+    /// Whether king moves can be among the moves wanted (computing the safe
+    /// squares is costly).
+    fn king_moves_matter(&self) -> bool {
+        true
+    }
 }
 
 impl<W: BitWord> MoveSink<W> for MoveList {
@@ -105,11 +110,52 @@ impl<W: BitWord> MoveSink<W> for Exists {
     }
 }
 
+/// Where the checks `Checks` finds go: a list, or only their number.
+trait CheckOut<W: BitWord> {
+    /// A board move that checks.
+    fn board_move(&mut self, m: Move);
+    /// Drops of kind `k` that check, one on each of `to`.
+    fn drops(&mut self, k: Kind, to: Bitboard<W>);
+}
+
+impl<W: BitWord> CheckOut<W> for MoveList {
+    #[inline(always)]
+    fn board_move(&mut self, m: Move) {
+        self.push(m);
+    }
+    #[inline(always)]
+    fn drops(&mut self, k: Kind, to: Bitboard<W>) {
+        for s in to {
+            self.push(Move::drop(k, s));
+        }
+    }
+}
+
+/// Counts checks, the drops on one square once (the tsume solver's
+/// estimate of how hard a position is to disprove).
+struct CheckCount<W: BitWord> {
+    board: u32,
+    drop_squares: Bitboard<W>,
+}
+
+impl<W: BitWord> CheckOut<W> for CheckCount<W> {
+    #[inline(always)]
+    fn board_move(&mut self, _: Move) {
+        self.board += 1;
+    }
+    #[inline(always)]
+    fn drops(&mut self, _: Kind, to: Bitboard<W>) {
+        self.drop_squares |= to;
+    }
+}
+
 /// Keeps the moves that give check, computed per target square instead of
 /// by playing each move (the tsume solver's attacker generates only these).
-struct Checks<'a, W: BitWord> {
+/// A piece's targets are first narrowed to the squares its kind (or the
+/// kind it promotes to) would check from, so the exact test runs on few.
+struct Checks<'a, W: BitWord, O: CheckOut<W>> {
     pos: &'a Position<W>,
-    list: MoveList,
+    out: O,
     /// The enemy king.
     ksq: Square,
     /// Our pieces that uncover a check by leaving the line to the king.
@@ -117,9 +163,90 @@ struct Checks<'a, W: BitWord> {
     /// Per kind: the squares from which it checks by a leap (the king's
     /// leap squares for the other colour: shogi pieces mirror each other).
     leap_checks: [Bitboard<W>; crate::variant::MAX_KINDS],
+    /// Per kind: the squares from which it checks, leaping or sliding, with
+    /// the board as it is (worked out for a kind when first needed).
+    direct: [Bitboard<W>; crate::variant::MAX_KINDS],
+    /// The kinds (bit mask) whose `direct` is worked out.
+    known: u32,
+    /// The squares a slide from the king reaches in any direction, first
+    /// blockers included: only a piece leaving one of them can lengthen a
+    /// slide to the king.
+    rays: Bitboard<W>,
 }
 
-impl<W: BitWord> Checks<'_, W> {
+impl<'a, W: BitWord, O: CheckOut<W>> Checks<'a, W, O> {
+    fn new(pos: &'a Position<W>, out: O) -> Self {
+        let t = pos.t;
+        let them = pos.side.opp();
+        let ksq = pos.king[them.index()];
+        let occ = pos.occupied();
+        let mut leap_checks = [Bitboard::EMPTY; crate::variant::MAX_KINDS];
+        for (k, lc) in leap_checks
+            .iter_mut()
+            .enumerate()
+            .take(t.variant.num_kinds())
+        {
+            *lc = t.leap(them, Kind(k as u8), ksq);
+        }
+        let mut rays = Bitboard::EMPTY;
+        for d in crate::core::Direction::ALL {
+            rays |= t.slide(d, ksq, occ);
+        }
+        Checks {
+            pos,
+            out,
+            ksq,
+            disc: pos.discoverers(),
+            leap_checks,
+            direct: [Bitboard::EMPTY; crate::variant::MAX_KINDS],
+            known: 0,
+            rays,
+        }
+    }
+
+    /// The squares from which our kind `k` checks, the board as it is.
+    #[inline(always)]
+    fn direct(&mut self, k: Kind) -> Bitboard<W> {
+        if self.known & (1 << k.index()) == 0 {
+            let them = self.pos.side.opp();
+            self.direct[k.index()] = self.pos.t.attacks(them, k, self.ksq, self.pos.occupied());
+            self.known |= 1 << k.index();
+        }
+        self.direct[k.index()]
+    }
+
+    /// The squares from which kind `k` checks once our pieces on `leaving`
+    /// have left them (a superset of the exact answer for a moving piece).
+    #[inline(always)]
+    fn check_squares(&mut self, k: Kind, leaving: Bitboard<W>) -> Bitboard<W> {
+        let t = self.pos.t;
+        if (leaving & self.rays).is_empty() || t.slide_dirs(self.pos.side, k) == 0 {
+            self.direct(k)
+        } else {
+            let them = self.pos.side.opp();
+            t.attacks(them, k, self.ksq, self.pos.occupied() & !leaving)
+        }
+    }
+
+    /// Of `targets` of our `k` moving from `leaving` (with promotion possible
+    /// on `promo`), the squares where a move might check.
+    #[inline(always)]
+    fn candidates(
+        &mut self,
+        k: Kind,
+        leaving: Bitboard<W>,
+        targets: Bitboard<W>,
+        promo: Bitboard<W>,
+    ) -> Bitboard<W> {
+        let mut c = self.check_squares(k, leaving);
+        if promo.any() {
+            if let Some(p) = self.pos.t.variant.kind(k).promotes_to {
+                c |= self.check_squares(p, leaving) & promo;
+            }
+        }
+        targets & c
+    }
+
     /// Whether moving our `k` from `from` to `to` (promoting or not) checks.
     #[inline(always)]
     fn checks(&self, from: Square, to: Square, k: Kind, promote: bool) -> bool {
@@ -144,38 +271,60 @@ impl<W: BitWord> Checks<'_, W> {
     }
 
     #[inline(always)]
-    fn push_board(&mut self, from: Square, to: Square, promo: Bitboard<W>, must: Bitboard<W>) {
-        let k = self.pos.board[from.index()].kind();
+    fn push_board(
+        &mut self,
+        from: Square,
+        to: Square,
+        k: Kind,
+        promo: Bitboard<W>,
+        must: Bitboard<W>,
+    ) {
         if promo.has(to) && self.checks(from, to, k, true) {
-            self.list.push(Move::normal(from, to, true));
+            self.out.board_move(Move::normal(from, to, true));
         }
         if !must.has(to) && self.checks(from, to, k, false) {
-            self.list.push(Move::normal(from, to, false));
+            self.out.board_move(Move::normal(from, to, false));
         }
     }
 }
 
-impl<W: BitWord> MoveSink<W> for Checks<'_, W> {
+impl<W: BitWord, O: CheckOut<W>> MoveSink<W> for Checks<'_, W, O> {
     #[inline(always)]
     fn board(&mut self, from: Square, targets: Bitboard<W>, promo: Bitboard<W>, must: Bitboard<W>) {
+        let k = self.pos.board[from.index()].kind();
+        let targets = if self.disc.has(from) {
+            targets
+        } else {
+            self.candidates(k, Bitboard::from_square(from), targets, promo)
+        };
         for to in targets {
-            self.push_board(from, to, promo, must);
+            self.push_board(from, to, k, promo, must);
         }
     }
     #[inline(always)]
     fn shifted(&mut self, delta: i32, targets: Bitboard<W>, promo: Bitboard<W>, must: Bitboard<W>) {
+        let Some(first) = targets.squares().next() else {
+            return;
+        };
+        let k = self.pos.board[(first.index() as i32 - delta) as usize].kind();
+        // All of them leave at once: the narrowing stays a superset.
+        let froms = targets.shift(-delta);
+        let targets =
+            (targets & self.disc.shift(delta)) | self.candidates(k, froms, targets, promo);
         for to in targets {
             let from = Square::new((to.index() as i32 - delta) as u8);
-            self.push_board(from, to, promo, must);
+            self.push_board(from, to, k, promo, must);
         }
     }
     #[inline(always)]
     fn drops(&mut self, k: Kind, targets: Bitboard<W>) {
-        let pos = self.pos;
-        let them = pos.side.opp();
-        for to in targets & pos.t.attacks(them, k, self.ksq, pos.occupied()) {
-            self.list.push(Move::drop(k, to));
-        }
+        let to = targets & self.direct(k);
+        self.out.drops(k, to);
+    }
+    fn king_moves_matter(&self) -> bool {
+        // A king never checks by itself: only by uncovering one.
+        let us = self.pos.side;
+        self.pos.has_king(us) && self.disc.has(self.pos.king[us.index()])
     }
 }
 
@@ -183,29 +332,27 @@ impl<W: BitWord> Position<W> {
     /// Every legal move that gives check (none against a side without a
     /// king).
     pub fn legal_checks(&self) -> MoveList {
-        let them = self.side.opp();
-        if !self.has_king(them) {
+        if !self.has_king(self.side.opp()) {
             return MoveList::new();
         }
-        let t = self.t;
-        let ksq = self.king[them.index()];
-        let mut leap_checks = [Bitboard::EMPTY; crate::variant::MAX_KINDS];
-        for (k, lc) in leap_checks
-            .iter_mut()
-            .enumerate()
-            .take(t.variant.num_kinds())
-        {
-            *lc = t.leap(them, Kind(k as u8), ksq);
-        }
-        let mut sink = Checks {
-            pos: self,
-            list: MoveList::new(),
-            ksq,
-            disc: self.discoverers(),
-            leap_checks,
-        };
+        let mut sink = Checks::new(self, MoveList::new());
         self.generate(&mut sink);
-        sink.list
+        sink.out
+    }
+
+    /// The number of legal moves that give check, the drops on one square
+    /// counted once (without listing them).
+    pub fn count_checks_by_square(&self) -> u32 {
+        if !self.has_king(self.side.opp()) {
+            return 0;
+        }
+        let count = CheckCount {
+            board: 0,
+            drop_squares: Bitboard::<W>::EMPTY,
+        };
+        let mut sink = Checks::new(self, count);
+        self.generate(&mut sink);
+        sink.out.board + sink.out.drop_squares.count()
     }
 
     /// Every legal move.
@@ -244,7 +391,7 @@ impl<W: BitWord> Position<W> {
         let ksq = self.king[us.index()];
 
         // King moves: to squares the enemy does not attack once the king has left.
-        if self.has_king(us) {
+        if self.has_king(us) && sink.king_moves_matter() {
             let mut safe = Bitboard::EMPTY;
             let occ_no_king = occ ^ Bitboard::from_square(ksq);
             for to in t.attacks(us, v.king, ksq, occ) & !own {
