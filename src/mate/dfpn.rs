@@ -631,21 +631,7 @@ fn check_count<W: BitWord>(pos: &Position<W>) -> u32 {
 /// Evasions of the defender to move, with the drops on one square counted
 /// once (as `expand` searches them).
 fn evasion_count<W: BitWord>(pos: &Position<W>) -> u32 {
-    count_drops_by_square::<W>(pos.legal_moves())
-}
-
-/// The number of `moves`, the drops on one square counted once.
-fn count_drops_by_square<W: BitWord>(moves: impl IntoIterator<Item = Move>) -> u32 {
-    let mut drop_squares = Bitboard::<W>::EMPTY;
-    let mut n = 0;
-    for m in moves {
-        if m.is_drop() {
-            drop_squares.set(m.to());
-        } else {
-            n += 1;
-        }
-    }
-    n + drop_squares.count()
+    pos.count_legal_by_square()
 }
 
 #[cfg(test)]

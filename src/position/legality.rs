@@ -223,7 +223,8 @@ mod tests {
     }
 
     /// `legal_checks` is exactly the legal moves that give check, and
-    /// `count_checks_by_square` their number with drops counted by square.
+    /// `count_checks_by_square` their number with drops counted by square
+    /// (`count_legal_by_square` that of all legal moves).
     fn checks_agree(pos: &Position<u128>) {
         let v = pos.variant();
         let disc = pos.discoverers();
@@ -245,6 +246,16 @@ mod tests {
         let board = want.iter().filter(|m| !m.is_drop()).count();
         assert_eq!(
             pos.count_checks_by_square() as usize,
+            board + drop_squares.len(),
+            "{}",
+            pos.to_sfen()
+        );
+        let all = pos.legal_moves();
+        let drop_squares: std::collections::BTreeSet<_> =
+            all.iter().filter(|m| m.is_drop()).map(|m| m.to()).collect();
+        let board = all.iter().filter(|m| !m.is_drop()).count();
+        assert_eq!(
+            pos.count_legal_by_square() as usize,
             board + drop_squares.len(),
             "{}",
             pos.to_sfen()

@@ -89,6 +89,27 @@ impl<W: BitWord> MoveSink<W> for Counter {
     }
 }
 
+/// Counts moves without listing them, the drops on one square once.
+struct CounterBySquare<W: BitWord> {
+    board: Counter,
+    drop_squares: Bitboard<W>,
+}
+
+impl<W: BitWord> MoveSink<W> for CounterBySquare<W> {
+    #[inline(always)]
+    fn board(&mut self, from: Square, targets: Bitboard<W>, promo: Bitboard<W>, must: Bitboard<W>) {
+        self.board.board(from, targets, promo, must);
+    }
+    #[inline(always)]
+    fn shifted(&mut self, delta: i32, targets: Bitboard<W>, promo: Bitboard<W>, must: Bitboard<W>) {
+        self.board.shifted(delta, targets, promo, must);
+    }
+    #[inline(always)]
+    fn drops(&mut self, _: Kind, targets: Bitboard<W>) {
+        self.drop_squares |= targets;
+    }
+}
+
 /// Stops at the first move.
 struct Exists(bool);
 
@@ -372,6 +393,17 @@ impl<W: BitWord> Position<W> {
         let mut c = Counter(0);
         self.generate(&mut c);
         c.0
+    }
+
+    /// The number of legal moves, the drops on one square counted once
+    /// (without listing them).
+    pub fn count_legal_by_square(&self) -> u32 {
+        let mut c = CounterBySquare {
+            board: Counter(0),
+            drop_squares: Bitboard::<W>::EMPTY,
+        };
+        self.generate(&mut c);
+        c.board.0 as u32 + c.drop_squares.count()
     }
 
     /// Whether the side to move has any legal move.
