@@ -238,28 +238,21 @@ mod tests {
         got.sort_by_key(|m| m.raw());
         let names = |l: &[Move]| l.iter().map(|m| m.to_usi(v)).collect::<Vec<_>>();
         assert_eq!(names(&got), names(&want), "{}", pos.to_sfen());
-        let drop_squares: std::collections::BTreeSet<_> = want
+        let sfen = pos.to_sfen();
+        assert_eq!(pos.count_checks_by_square(), by_square(&want), "{sfen}");
+        let all = pos.legal_moves();
+        assert_eq!(pos.count_legal_by_square(), by_square(&all), "{sfen}");
+    }
+
+    /// The number of `moves`, the drops on one square counted once.
+    fn by_square(moves: &[Move]) -> u32 {
+        let drop_squares: std::collections::BTreeSet<_> = moves
             .iter()
             .filter(|m| m.is_drop())
             .map(|m| m.to())
             .collect();
-        let board = want.iter().filter(|m| !m.is_drop()).count();
-        assert_eq!(
-            pos.count_checks_by_square() as usize,
-            board + drop_squares.len(),
-            "{}",
-            pos.to_sfen()
-        );
-        let all = pos.legal_moves();
-        let drop_squares: std::collections::BTreeSet<_> =
-            all.iter().filter(|m| m.is_drop()).map(|m| m.to()).collect();
-        let board = all.iter().filter(|m| !m.is_drop()).count();
-        assert_eq!(
-            pos.count_legal_by_square() as usize,
-            board + drop_squares.len(),
-            "{}",
-            pos.to_sfen()
-        );
+        let board = moves.iter().filter(|m| !m.is_drop()).count();
+        (board + drop_squares.len()) as u32
     }
 
     /// The check generator on tsume positions (the attacker has no king) and

@@ -181,9 +181,6 @@ struct Checks<'a, W: BitWord, O: CheckOut<W>> {
     ksq: Square,
     /// Our pieces that uncover a check by leaving the line to the king.
     disc: Bitboard<W>,
-    /// Per kind: the squares from which it checks by a leap (the king's
-    /// leap squares for the other colour: shogi pieces mirror each other).
-    leap_checks: [Bitboard<W>; crate::variant::MAX_KINDS],
     /// Per kind: the squares from which it checks, leaping or sliding, with
     /// the board as it is (worked out for a kind when first needed).
     direct: [Bitboard<W>; crate::variant::MAX_KINDS],
@@ -201,14 +198,6 @@ impl<'a, W: BitWord, O: CheckOut<W>> Checks<'a, W, O> {
         let them = pos.side.opp();
         let ksq = pos.king[them.index()];
         let occ = pos.occupied();
-        let mut leap_checks = [Bitboard::EMPTY; crate::variant::MAX_KINDS];
-        for (k, lc) in leap_checks
-            .iter_mut()
-            .enumerate()
-            .take(t.variant.num_kinds())
-        {
-            *lc = t.leap(them, Kind(k as u8), ksq);
-        }
         let mut rays = Bitboard::EMPTY;
         for d in crate::core::Direction::ALL {
             rays |= t.slide(d, ksq, occ);
@@ -218,7 +207,6 @@ impl<'a, W: BitWord, O: CheckOut<W>> Checks<'a, W, O> {
             out,
             ksq,
             disc: pos.discoverers(),
-            leap_checks,
             direct: [Bitboard::EMPTY; crate::variant::MAX_KINDS],
             known: 0,
             rays,
@@ -280,7 +268,9 @@ impl<'a, W: BitWord, O: CheckOut<W>> Checks<'a, W, O> {
         } else {
             k
         };
-        if self.leap_checks[k.index()].has(to) {
+        // The king's leap squares for the other colour: shogi pieces
+        // mirror each other.
+        if t.leap(self.pos.side.opp(), k, self.ksq).has(to) {
             return true;
         }
         let us = self.pos.side;
