@@ -320,19 +320,21 @@ mod tests {
         assert!(matches!(a, MateAnswer::Mate(_, Shortness::Proven)), "{a:?}");
     }
 
-    /// An answer whose search for the shortest mate ran out says so: 無双35
-    /// without a time limit (budget: twice the proof's nodes and 200k, 336k
-    /// in all) proves a mate within 17 plies but does not rule out 15.
+    /// An answer whose search for the shortest mate ran out says so: 無双18
+    /// without a time limit (budget: twice the proof's nodes and 200k)
+    /// proves a mate within 27 plies (its published length) but does not
+    /// rule out 25. (無双35, the problem here before, is now proven the
+    /// shortest within its budget.)
     #[test]
     fn an_answer_out_of_budget_says_it_is_bounded() {
-        let sfen = "4p4/n1s+B5/sR1n5/k8/3P5/2s+p5/sNP6/9/9 b RB4gn4l14p 1";
+        let sfen = "2p+P3l+L/3p1gk2/3+Rppp2/2N1n2pg/B5P2/1+p7/3N5/9/9 b RBSN2g3s2l9p 1";
         let v = Variant::by_name("shogi").unwrap();
         let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
         let answer = solve(&pos, 64, None, &|| false, &mut |_| {}).unwrap();
         let MateAnswer::Mate(line, Shortness::Bounded { bound, .. }) = answer else {
             panic!("{answer:?}");
         };
-        assert_eq!(bound, 17);
+        assert_eq!(bound, 27);
         assert!(line.len() <= bound as usize, "{}", line.len());
         assert_mate_line(&mut pos, &line, sfen);
     }

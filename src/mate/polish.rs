@@ -284,8 +284,8 @@ fn longer_defence<W: BitWord>(
         match check(dfpn, pos, d, open_nodes) {
             Shown::Mated => {}
             Shown::Longer => return found(dfpn, pos, d),
-            Shown::Open => match proven_tail(dfpn, pos, d) {
-                Some(tail) if tail.len() >= t as usize => return Longer::Found(d, tail),
+            Shown::Open => match found(dfpn, pos, d) {
+                Longer::Found(d, tail) => return Longer::Found(d, tail),
                 _ => unknown = true,
             },
         }
