@@ -519,16 +519,13 @@ impl<'t> DfPn<'t> {
                     th_pn.min(second),
                     th_dn.saturating_sub(rest).max(c.n.dn + 1).min(INF),
                 )
+            } else if child_left <= FINISH_PLIES {
+                (INF, INF)
             } else {
                 (
                     th_pn.saturating_sub(rest).max(c.n.pn + 1).min(INF),
                     th_dn.min(second),
                 )
-            };
-            let (cth_pn, cth_dn) = if !or && child_left <= FINISH_PLIES {
-                (INF, INF)
-            } else {
-                (cth_pn, cth_dn)
             };
             pos.do_move(c.mv);
             let f = self.mid(pos, (c.key, c.hand), cth_pn, cth_dn, ply + 1);
