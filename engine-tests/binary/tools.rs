@@ -1,4 +1,4 @@
-//! The command-line tools of the `kawari` binary (`perft`, `datagen`,
+//! The command-line tools of the `kawari` binary (`perft`, `datagen`, `mate`,
 //! `train`, `--help`), run as a user runs them: counts against the reference
 //! data, a network made from scratch and loaded by the engine, and bad options
 //! refused on stderr with exit code 2 and nothing on stdout.
@@ -92,6 +92,79 @@ fn perft_tool_counts_as_the_reference() {
     assert_eq!(nodes_line(&stdout(&o)), start_count("judkins", 3));
 }
 
+/// A shogi problem whose shortest mate is 15 plies.
+const MATE_15: &str = "8k/8p/9/9/9/9/9/9/R6L1 b r2b4g4s4n3l17p 1";
+
+/// The USI moves of `kawari mate`'s `line` output.
+fn mate_line(out: &str) -> Vec<String> {
+    let line = out.lines().find_map(|l| l.strip_prefix("line "));
+    let line = line.unwrap_or_else(|| panic!("no line in {out}"));
+    line.split(' ').map(str::to_string).collect()
+}
+
+/// `kawari mate` solves as `go mate` does, and with `--within` says whether
+/// a mate within a bound exists: none within 13 plies, one within 15, in
+/// shogi and after `--moves`; on Judkins' 64-bit board too (a 3-ply mate).
+#[test]
+fn mate_tool_solves_and_bounds() {
+    let o = run(&["mate", "--sfen", MATE_15, "--hash", "16"]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        out.starts_with("mate 15 plies, proven the shortest\n"),
+        "{out}"
+    );
+    let line = mate_line(&out);
+    assert_eq!(line.len(), 15, "{out}");
+    assert!(out.lines().any(|l| l.starts_with("nodes ")), "{out}");
+    let o = run(&["mate", "--sfen", MATE_15, "--within", "13", "--hash", "16"]);
+    assert!(
+        stdout(&o).starts_with("mate within 13: no\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["mate", "--sfen", MATE_15, "--within", "15", "--hash", "16"]);
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("mate within 15: yes, a mate of at most 15 plies proven\n"),
+        "{out}"
+    );
+    // One mate within the bound, not the longest defence (the engine's
+    // unit tests check such lines move by move).
+    let within = mate_line(&out).len();
+    assert!(within % 2 == 1 && within <= 15, "{out}");
+    // Two plies into the line, 13 are left.
+    let played = format!("{} {}", line[0], line[1]);
+    let args = [
+        "mate", "--sfen", MATE_15, "--moves", &played, "--within", "13",
+    ];
+    let o = run(&args);
+    assert!(
+        stdout(&o).starts_with("mate within 13: yes"),
+        "{}",
+        stdout(&o)
+    );
+    let judkins = [
+        "mate",
+        "--variant",
+        "judkins",
+        "--sfen",
+        "5k/6/6/5P/6/6 b GSB 1",
+    ];
+    let o = run(&judkins);
+    assert!(
+        stdout(&o).starts_with("mate 3 plies, proven the shortest\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&[&judkins[..], &["--within", "1"]].concat());
+    assert!(
+        stdout(&o).starts_with("mate within 1: no\n"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 #[test]
 fn tools_refuse_bad_options() {
     for (args, says) in [
@@ -131,6 +204,16 @@ fn tools_refuse_bad_options() {
             "bad --mirror '1' (expected true or false)",
         ),
         (&["train", "--hidden", "8"], "bad --hidden '8'"),
+        (&["mate", "--within", "3"], "--sfen is required"),
+        (
+            &["mate", "--sfen", MATE_15, "--within", "0"],
+            "bad --within '0'",
+        ),
+        (
+            &["mate", "--sfen", MATE_15, "--moves", "1i1h"],
+            "bad move '1i1h'",
+        ),
+        (&["mate", "--sfen", "9/9 b"], "bad SFEN"),
         (&["frobnicate"], "unknown command 'frobnicate'"),
     ] {
         let o = run(args);

@@ -102,22 +102,11 @@ pub fn solve<W: BitWord>(
 ) -> Result<MateAnswer, AllocError> {
     let mut table = MateTable::try_new(table_mb)?;
     let start = Instant::now();
-    let mut last_report = start;
-    let mut poll = |nodes: u64, table: &MateTable| -> bool {
-        let now = Instant::now();
-        if now.duration_since(last_report) >= PROGRESS_EVERY {
-            last_report = now;
-            on_progress(MateProgress {
-                nodes,
-                time_ms: now.duration_since(start).as_millis() as u64,
-                hashfull: table.hashfull(),
-            });
-        }
-        stop() || time.is_some_and(|t| now.duration_since(start) >= t)
-    };
+    let mut poll = poller(start, time, stop, on_progress);
     let mut pos = root.clone();
     let attacker = pos.side_to_move();
-    let mut dfpn = DfPn::new(&pos, attacker, &mut table, &mut poll);
+    let mut search_poll = |nodes, table: &MateTable| poll(nodes, table, false);
+    let mut dfpn = DfPn::new(&pos, attacker, &mut table, &mut search_poll);
     let n = dfpn.solve(&mut pos);
     let answer = if dfpn.aborted {
         MateAnswer::Timeout
@@ -204,12 +193,81 @@ pub fn solve<W: BitWord>(
     };
     let nodes = dfpn.nodes;
     drop(dfpn);
-    on_progress(MateProgress {
-        nodes,
-        time_ms: start.elapsed().as_millis() as u64,
-        hashfull: table.hashfull(),
-    });
+    poll(nodes, &table, true);
     Ok(answer)
+}
+
+/// What a search for a mate within a number of plies found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WithinAnswer {
+    /// A mate within the plies: the length proven, and a line read within
+    /// it (None if the table no longer holds the proof whole).
+    Mate(u16, Option<Vec<Move>>),
+    /// Proven that no mate within the plies exists.
+    NoMate,
+    /// Stopped (time or `stop`) before an answer.
+    Timeout,
+}
+
+/// Searches `root` (attacker to move) for a mate within `plies` plies, every
+/// ply counted (interpositions too), with a table of `table_mb` MB, within
+/// `time` (None: until `stop()`), reporting as `solve` does. This is the
+/// check that a mate is the shortest ("no mate within its length − 2") or
+/// that a problem has no shorter solution.
+pub fn mate_within<W: BitWord>(
+    root: &Position<W>,
+    table_mb: usize,
+    plies: u16,
+    time: Option<Duration>,
+    stop: &dyn Fn() -> bool,
+    on_progress: &mut dyn FnMut(MateProgress),
+) -> Result<WithinAnswer, AllocError> {
+    let mut table = MateTable::try_new(table_mb)?;
+    let mut poll = poller(Instant::now(), time, stop, on_progress);
+    let mut pos = root.clone();
+    let attacker = pos.side_to_move();
+    let mut search_poll = |nodes, table: &MateTable| poll(nodes, table, false);
+    let mut dfpn = DfPn::new(&pos, attacker, &mut table, &mut search_poll);
+    dfpn.limit = plies.min(NO_LIMIT - 1);
+    let n = dfpn.solve(&mut pos);
+    let answer = if dfpn.aborted {
+        WithinAnswer::Timeout
+    } else if n.pn == 0 {
+        let len = n.len;
+        WithinAnswer::Mate(len, bounded_line(&mut dfpn, &mut pos, len))
+    } else if n.dn == 0 {
+        WithinAnswer::NoMate
+    } else {
+        WithinAnswer::Timeout
+    };
+    let nodes = dfpn.nodes;
+    drop(dfpn);
+    poll(nodes, &table, true);
+    Ok(answer)
+}
+
+/// A solve's poll: reports progress through `on_progress` about once a
+/// second (and whenever `last` is set, for the final report), and says
+/// whether to stop (`stop()` or `time` since `start` passed).
+fn poller<'a>(
+    start: Instant,
+    time: Option<Duration>,
+    stop: &'a dyn Fn() -> bool,
+    on_progress: &'a mut dyn FnMut(MateProgress),
+) -> impl FnMut(u64, &MateTable, bool) -> bool + 'a {
+    let mut last_report = start;
+    move |nodes, table, last| {
+        let now = Instant::now();
+        if last || now.duration_since(last_report) >= PROGRESS_EVERY {
+            last_report = now;
+            on_progress(MateProgress {
+                nodes,
+                time_ms: now.duration_since(start).as_millis() as u64,
+                hashfull: table.hashfull(),
+            });
+        }
+        stop() || time.is_some_and(|t| now.duration_since(start) >= t)
+    }
 }
 
 /// Helpers for the solver's unit tests.
@@ -337,6 +395,39 @@ mod tests {
         assert_eq!(bound, 27);
         assert!(line.len() <= bound as usize, "{}", line.len());
         assert_mate_line(&mut pos, &line, sfen);
+    }
+
+    /// `mate_within` on a 15-ply problem: none within 13, one within 15
+    /// (and 17) with a mating line of at most that length; and a stopped
+    /// search says it has no answer.
+    #[test]
+    fn mate_within_says_whether_a_mate_fits_the_bound() {
+        let (sfen, published) = SAMPLES[1];
+        let v = Variant::by_name("shogi").unwrap();
+        let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
+        let within = |pos: &Position<u128>, plies, stop: &dyn Fn() -> bool| {
+            mate_within(pos, 16, plies, None, stop, &mut |_| {}).unwrap()
+        };
+        let never = || false;
+        assert_eq!(
+            within(&pos, published as u16 - 2, &never),
+            WithinAnswer::NoMate
+        );
+        for plies in [published as u16, published as u16 + 2] {
+            let WithinAnswer::Mate(len, Some(line)) = within(&pos, plies, &never) else {
+                panic!("no mate within {plies}");
+            };
+            assert!(
+                len <= plies && line.len() <= len as usize,
+                "{len} {}",
+                line.len()
+            );
+            assert_mate_line(&mut pos, &line, sfen);
+        }
+        // 図巧13 within 15 takes about 100k nodes: stopped at the first poll.
+        let sfen = "2lS5/1kgp5/pB3+r3/3+b+P4/PlpgS4/9/9/9/9 b R2SP2g4n2l12p 1";
+        let pos = Position::<u128>::from_sfen(v, sfen).unwrap();
+        assert_eq!(within(&pos, 15, &|| true), WithinAnswer::Timeout);
     }
 
     #[test]
