@@ -1,0 +1,143 @@
+//! `kawari datagen` and `kawari train`: the learning tools' options, read
+//! into `kawari::learn`'s configurations.
+
+use crate::flags::each_flag;
+use kawari::variant::Variant;
+use std::time::Instant;
+
+/// `kawari datagen`: self-play data; progress on stderr.
+pub(crate) fn run_datagen(args: &[String]) -> Result<(), String> {
+    use kawari::learn::datagen::{run, Config};
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut cfg = Config {
+        variant: Variant::default_variant(),
+        games: 0,
+        nodes: 5000,
+        random_plies: 8,
+        max_plies: 400,
+        seed: 1,
+        threads,
+        hash_mb: 16,
+        out: std::path::PathBuf::new(),
+        eval: kawari::nnue::EvalChoice::Default,
+        book: Vec::new(),
+    };
+    let mut games = None;
+    let mut book = None;
+    each_flag(args, |f| {
+        match f.name {
+            "--variant" => cfg.variant = f.variant()?,
+            "--games" => games = Some(f.num(1, u32::MAX as u64 - 1)? as u32),
+            "--out" => cfg.out = f.value.into(),
+            "--nodes" => cfg.nodes = f.num(1, u64::MAX)?,
+            "--random-plies" => cfg.random_plies = f.num(0, 1000)? as u32,
+            "--max-plies" => cfg.max_plies = f.num(1, 100_000)? as u32,
+            "--seed" => cfg.seed = f.num(0, u64::MAX)?,
+            "--book" => book = Some(std::path::PathBuf::from(f.value)),
+            "--threads" => cfg.threads = f.num(1, 1024)? as usize,
+            "--hash" => cfg.hash_mb = f.num(1, 65536)? as usize,
+            "--eval-file" => {
+                let net = kawari::nnue::load_file(std::path::Path::new(f.value))
+                    .map_err(|e| e.to_string())?;
+                cfg.eval = kawari::nnue::EvalChoice::Network(net);
+            }
+            "--hand-made" => {
+                cfg.eval = if f.boolean()? {
+                    kawari::nnue::EvalChoice::HandMade
+                } else {
+                    kawari::nnue::EvalChoice::Default
+                }
+            }
+            other => return Err(format!("unknown option '{other}'")),
+        }
+        Ok(())
+    })?;
+    cfg.games = games.ok_or("--games is required")?;
+    // Read after the loop: --variant may come after --book.
+    if let Some(path) = book {
+        cfg.book =
+            kawari::learn::datagen::read_book(&path, cfg.variant).map_err(|e| e.to_string())?;
+    }
+    if cfg.out.as_os_str().is_empty() {
+        return Err("--out is required".into());
+    }
+    let mut last = Instant::now();
+    let s = run(&cfg, &mut |line| {
+        if last.elapsed().as_secs() >= 5 {
+            eprintln!("{line}");
+            last = Instant::now();
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    eprintln!(
+        "{} games, {} positions written to {} (resumed after {} games)",
+        s.games,
+        s.positions,
+        cfg.out.display(),
+        s.resumed_after
+    );
+    Ok(())
+}
+
+/// `kawari train`: fits a network; progress on stderr, the report on stdout.
+pub(crate) fn run_train(args: &[String]) -> Result<(), String> {
+    use kawari::learn::train::{run, Config};
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut cfg = Config {
+        variant: Variant::default_variant(),
+        data: Vec::new(),
+        hidden: 128,
+        epochs: 4,
+        batch: 1024,
+        lr: 0.001,
+        lambda: 0.75,
+        seed: 1,
+        threads,
+        holdout: 20,
+        max_positions: 0,
+        mirror: true,
+    };
+    let mut out = None;
+    each_flag(args, |f| {
+        match f.name {
+            "--variant" => cfg.variant = f.variant()?,
+            "--data" => cfg.data.push(f.value.into()),
+            "--out" => out = Some(std::path::PathBuf::from(f.value)),
+            "--hidden" => cfg.hidden = f.num(16, 2048)? as usize,
+            "--epochs" => cfg.epochs = f.num(1, 10_000)? as u32,
+            "--batch" => cfg.batch = f.num(1, 1 << 24)? as usize,
+            "--lr" => cfg.lr = f.real(1e-7, 1.0)?,
+            "--lambda" => cfg.lambda = f.real(0.0, 1.0)?,
+            "--holdout" => cfg.holdout = f.num(0, u32::MAX as u64)? as u32,
+            "--max-positions" => cfg.max_positions = f.num(0, u64::MAX)? as usize,
+            "--mirror" => cfg.mirror = f.boolean()?,
+            "--seed" => cfg.seed = f.num(0, u64::MAX)?,
+            "--threads" => cfg.threads = f.num(1, 1024)? as usize,
+            other => return Err(format!("unknown option '{other}'")),
+        }
+        Ok(())
+    })?;
+    if cfg.data.is_empty() {
+        return Err("--data is required".into());
+    }
+    let out = out.ok_or("--out is required")?;
+    let (net, r) = run(&cfg, &mut |line| eprintln!("{line}")).map_err(|e| e.to_string())?;
+    std::fs::write(&out, net.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!(
+        "{}: {} inputs, {} hidden; {} training and {} held-out positions; K {:.0}",
+        cfg.variant.name(),
+        net.inputs(),
+        net.hidden(),
+        r.train_positions,
+        r.holdout_positions,
+        r.k
+    );
+    println!(
+        "held-out loss: {:.6} (float), {:.6} (quantized); the search scores themselves: {:.6}",
+        r.holdout_loss.last().copied().unwrap_or(f64::NAN),
+        r.holdout_loss_quantized,
+        r.holdout_loss_of_scores
+    );
+    println!("wrote {}", out.display());
+    Ok(())
+}
