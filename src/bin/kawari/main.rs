@@ -11,6 +11,7 @@ mod perft;
 use kawari::variant::Variant;
 use std::process::ExitCode;
 
+/// `kawari --help`: {variants} and {default} are filled in by `print_help`.
 const HELP: &str = "\
 kawari - a USI and UCI engine for shogi variants
 
@@ -96,6 +97,7 @@ const TOOLS: &[(&str, Tool)] = &[
     ("mate", mate::run),
 ];
 
+/// The engine with no argument, else the tool the first argument names.
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
         .target(env_logger::Target::Stderr)

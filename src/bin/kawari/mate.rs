@@ -54,6 +54,7 @@ struct MateJob<'a> {
 /// How often `kawari mate` reports progress on stderr.
 const MATE_PROGRESS_SECS: u64 = 5;
 
+/// Solves `job` on a `W`-wide board and prints the answer.
 fn mate_cli<W: BitWord>(job: &MateJob) -> Result<(), String> {
     use kawari::mate::{MateAnswer, MateProgress, Shortness, WithinAnswer};
     let v = job.variant;

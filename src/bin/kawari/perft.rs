@@ -48,6 +48,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     with_width!(width, W => perft_cli::<W>(variant, sfen.as_deref(), depth, divide))
 }
 
+/// Counts from `sfen` (or the start) to `depth` on a `W`-wide board.
 fn perft_cli<W: BitWord>(
     v: &'static Variant,
     sfen: Option<&str>,
