@@ -100,69 +100,69 @@ pub fn solve<W: BitWord>(
     stop: &dyn Fn() -> bool,
     on_progress: &mut dyn FnMut(MateProgress),
 ) -> Result<MateAnswer, AllocError> {
-    let mut table = MateTable::try_new(table_mb)?;
-    let start = Instant::now();
-    let mut poll = poller(start, time, stop, on_progress);
-    let mut pos = root.clone();
-    let attacker = pos.side_to_move();
-    let mut search_poll = |nodes, table: &MateTable| poll(nodes, table, false);
-    let mut dfpn = DfPn::new(&pos, attacker, &mut table, &mut search_poll);
-    let n = dfpn.solve(&mut pos);
-    let answer = if dfpn.aborted {
-        MateAnswer::Timeout
-    } else if n.pn == 0 {
-        // A first line from the proof trees, the answer if time runs out
-        // before the shortest one is known.
-        let first = bounded_line(&mut dfpn, &mut pos, n.len);
-        let proof_nodes = dfpn.nodes;
-        // Making sure of the shortest mate may take far longer than the
-        // proof (disproving every shorter mate): a budget of as many nodes
-        // as the proof, or with a time limit until a share of it if later.
-        let budget = dfpn
-            .nodes
-            .saturating_add(proof_nodes)
-            .saturating_add(REFINE_NODES);
-        match time {
-            Some(t) => dfpn.deadline = Some((start + t.mul_f64(REFINE_TIME_SHARE), budget)),
-            None => dfpn.node_budget = budget,
-        }
-        log::debug!(
-            "mate: proven, proof tree {} plies, first line {:?} plies, {} nodes",
-            n.len,
-            first.as_ref().map(Vec::len),
-            dfpn.nodes
-        );
-        let refined = shortest_line(&mut dfpn, &mut pos, n.len);
-        dfpn.deadline = None;
-        let line = match refined {
-            Refined::Exact(line) => {
+    with_search(
+        root,
+        table_mb,
+        time,
+        stop,
+        on_progress,
+        |dfpn, pos, start| {
+            let n = dfpn.solve(pos);
+            if dfpn.aborted {
+                MateAnswer::Timeout
+            } else if n.pn == 0 {
+                // A first line from the proof trees, the answer if time runs out
+                // before the shortest one is known.
+                let first = bounded_line(dfpn, pos, n.len);
+                let proof_nodes = dfpn.nodes;
+                // Making sure of the shortest mate may take far longer than the
+                // proof (disproving every shorter mate): a budget of as many nodes
+                // as the proof, or with a time limit until a share of it if later.
+                let budget = dfpn
+                    .nodes
+                    .saturating_add(proof_nodes)
+                    .saturating_add(REFINE_NODES);
+                match time {
+                    Some(t) => dfpn.deadline = Some((start + t.mul_f64(REFINE_TIME_SHARE), budget)),
+                    None => dfpn.node_budget = budget,
+                }
                 log::debug!(
-                    "mate: shortest line {} plies, {} nodes",
-                    line.len(),
+                    "mate: proven, proof tree {} plies, first line {:?} plies, {} nodes",
+                    n.len,
+                    first.as_ref().map(Vec::len),
                     dfpn.nodes
                 );
-                Some((line, Shortness::Proven))
-            }
-            Refined::Within(bound, read) => {
-                // The bound's proof trees give a line close to it: read as
-                // soon as it was proven, or now; the first line is kept for
-                // when the table lost too much of them.
-                let bounded = read.or_else(|| bounded_line(&mut dfpn, &mut pos, bound));
-                log::debug!(
+                let refined = shortest_line(dfpn, pos, n.len);
+                dfpn.deadline = None;
+                let line = match refined {
+                    Refined::Exact(line) => {
+                        log::debug!(
+                            "mate: shortest line {} plies, {} nodes",
+                            line.len(),
+                            dfpn.nodes
+                        );
+                        Some((line, Shortness::Proven))
+                    }
+                    Refined::Within(bound, read) => {
+                        // The bound's proof trees give a line close to it: read as
+                        // soon as it was proven, or now; the first line is kept for
+                        // when the table lost too much of them.
+                        let bounded = read.or_else(|| bounded_line(dfpn, pos, bound));
+                        log::debug!(
                     "mate: a mate within {bound} plies, a line of {:?} plies read within it, {} nodes",
                     bounded.as_ref().map(Vec::len),
                     dfpn.nodes
                 );
-                bounded.or(first).map(|read| {
+                        bounded.or(first).map(|read| {
                     // About half a proof's nodes per attacker move, so that
                     // a long line's far tails get searches of some size.
                     let step = (proof_nodes * 3 / read.len() as u64).max(POLISH_STEP_NODES);
                     if let Some(t) = time {
                         dfpn.deadline = Some((start + t.mul_f64(POLISH_TIME_SHARE), 0));
                     }
-                    let line = polish(&mut dfpn, &mut pos, read.clone(), step);
+                    let line = polish(dfpn, pos, read.clone(), step);
                     dfpn.deadline = None;
-                    let (line, checked) = lengthen_in_walks(&mut dfpn, &mut pos, line);
+                    let (line, checked) = lengthen_in_walks(dfpn, pos, line);
                     // Shortened but not checked to the start, a line can
                     // have a defence that is not the longest: the longer
                     // line read within the bound is the safer answer.
@@ -178,23 +178,21 @@ pub fn solve<W: BitWord>(
                         (read, shortness(false))
                     }
                 })
+                    }
+                };
+                match line {
+                    Some((line, shortness)) => MateAnswer::Mate(line, shortness),
+                    None => MateAnswer::Timeout,
+                }
+            } else if n.dn == 0 {
+                MateAnswer::NoMate
+            } else {
+                // Neither proven nor disproven (a search ends only so when it was
+                // stopped; never read as "no mate").
+                MateAnswer::Timeout
             }
-        };
-        match line {
-            Some((line, shortness)) => MateAnswer::Mate(line, shortness),
-            None => MateAnswer::Timeout,
-        }
-    } else if n.dn == 0 {
-        MateAnswer::NoMate
-    } else {
-        // Neither proven nor disproven (a search ends only so when it was
-        // stopped; never read as "no mate").
-        MateAnswer::Timeout
-    };
-    let nodes = dfpn.nodes;
-    drop(dfpn);
-    poll(nodes, &table, true);
-    Ok(answer)
+        },
+    )
 }
 
 /// What a search for a mate within a number of plies found.
@@ -222,24 +220,40 @@ pub fn mate_within<W: BitWord>(
     stop: &dyn Fn() -> bool,
     on_progress: &mut dyn FnMut(MateProgress),
 ) -> Result<WithinAnswer, AllocError> {
+    with_search(root, table_mb, time, stop, on_progress, |dfpn, pos, _| {
+        dfpn.limit = plies.min(NO_LIMIT - 1);
+        let n = dfpn.solve(pos);
+        if dfpn.aborted {
+            WithinAnswer::Timeout
+        } else if n.pn == 0 {
+            WithinAnswer::Mate(n.len, bounded_line(dfpn, pos, n.len))
+        } else if n.dn == 0 {
+            WithinAnswer::NoMate
+        } else {
+            WithinAnswer::Timeout
+        }
+    })
+}
+
+/// Runs `f(search, position, start)` on a copy of `root` (attacker to move)
+/// with a fresh table of `table_mb` MB, polled by `poller` from now, then
+/// makes the final progress report: the frame `solve` and `mate_within` share.
+fn with_search<W: BitWord, R>(
+    root: &Position<W>,
+    table_mb: usize,
+    time: Option<Duration>,
+    stop: &dyn Fn() -> bool,
+    on_progress: &mut dyn FnMut(MateProgress),
+    f: impl FnOnce(&mut DfPn<'_>, &mut Position<W>, Instant) -> R,
+) -> Result<R, AllocError> {
     let mut table = MateTable::try_new(table_mb)?;
-    let mut poll = poller(Instant::now(), time, stop, on_progress);
+    let start = Instant::now();
+    let mut poll = poller(start, time, stop, on_progress);
     let mut pos = root.clone();
     let attacker = pos.side_to_move();
     let mut search_poll = |nodes, table: &MateTable| poll(nodes, table, false);
     let mut dfpn = DfPn::new(&pos, attacker, &mut table, &mut search_poll);
-    dfpn.limit = plies.min(NO_LIMIT - 1);
-    let n = dfpn.solve(&mut pos);
-    let answer = if dfpn.aborted {
-        WithinAnswer::Timeout
-    } else if n.pn == 0 {
-        let len = n.len;
-        WithinAnswer::Mate(len, bounded_line(&mut dfpn, &mut pos, len))
-    } else if n.dn == 0 {
-        WithinAnswer::NoMate
-    } else {
-        WithinAnswer::Timeout
-    };
+    let answer = f(&mut dfpn, &mut pos, start);
     let nodes = dfpn.nodes;
     drop(dfpn);
     poll(nodes, &table, true);
