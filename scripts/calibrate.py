@@ -143,6 +143,9 @@ class Runner:
         self.specs, self.variant, self.tc, self.openings, _ = match.setup(self.args)
         self.next_pair = 0
         self.steps = bool(args.steps)
+        self.names = ("higher", "lower") if self.steps else ("kawari", "fairy-stockfish")
+        # the last match's fault counts per engine, as match.py's summary keeps them
+        self.faults: list[dict[str, int]] = [{}, {}]
 
     def describe(self) -> str:
         return (f"{self.variant.name}, {self.tc.describe()}, {self.args.games} games a "
@@ -155,16 +158,24 @@ class Runner:
         at = self.next_pair % len(self.openings)
         self.next_pair += math.ceil(self.args.games / 2)
         openings = self.openings[at:] + self.openings[:at]
-        names = ("higher", "lower") if self.steps else ("kawari", "fairy-stockfish")
         specs = [match.EngineSpec(spec.argv, name, list(spec.options) + extra)
-                 for spec, name, extra in zip(self.specs, names, (kawari, fairy))]
+                 for spec, name, extra in zip(self.specs, self.names, (kawari, fairy))]
         run = match.QuietMatch(copy.copy(self.args), specs, self.variant, self.tc,
                                openings, None)
         status = run.run()
         if status != 0:
             raise match.RunnerFailed(status)
         t = run.tally
+        self.faults = t.faults
         return t.wins, t.draws, t.losses
+
+    def fault_note(self) -> str:
+        """The last match's illegal moves, time losses, crashes and stalls, by engine:
+        "no faults" when there were none."""
+        parts = [f"{name} {kind} {count}"
+                 for name, faults in zip(self.names, self.faults)
+                 for kind, count in sorted(faults.items()) if count]
+        return "faults: " + ", ".join(parts) if parts else "no faults"
 
 
 def limited(elo: int) -> list[tuple[str, str]]:
@@ -179,7 +190,8 @@ def search(runner: Runner, args: argparse.Namespace) -> list[float]:
         while level is not None and len(trials) < args.rounds:
             w, d, l_ = runner.play([("Skill_Level", str(level))], limited(point))
             trials.append(Trial(level, w, d, l_))
-            print(f"USI_Elo {point}: {trials[-1].describe()}", file=sys.stderr, flush=True)
+            print(f"USI_Elo {point}: {trials[-1].describe()}, {runner.fault_note()}",
+                  file=sys.stderr, flush=True)
             level = next_level(trials, args.slope, args.max_step)
         found, bracketed = estimate(trials, args.slope)
         row.append(round(found, 1))
@@ -201,7 +213,7 @@ def verify(runner: Runner, args: argparse.Namespace) -> int:
         outside += not inside
         print(f"USI_Elo {point}: Kawari {w}-{l_}-{d} of {games} ({100 * score:.1f}%), "
               f"Elo {elo_stats.format_elo(elo, margin)}, "
-              f"{'within' if inside else 'OUTSIDE'} 40-60%", flush=True)
+              f"{'within' if inside else 'OUTSIDE'} 40-60%, {runner.fault_note()}", flush=True)
     print(f"{len(args.points) - outside} of {len(args.points)} points within 40-60%",
           flush=True)
     return outside
@@ -219,7 +231,7 @@ def steps(runner: Runner, args: argparse.Namespace) -> int:
         below += not above
         print(f"level {level + 1} against {level}: {w}-{l_}-{d} ({100 * score:.1f}%), "
               f"Elo {elo_stats.format_elo(elo, margin)}, "
-              f"{'above' if above else 'NOT above'} 50%", flush=True)
+              f"{'above' if above else 'NOT above'} 50%, {runner.fault_note()}", flush=True)
     print(f"{hi - lo - below} of {hi - lo} steps above 50%", flush=True)
     return below
 

@@ -115,7 +115,7 @@ def test_verify_plays_each_point_at_the_same_elo_and_reports_the_band(tmp_path):
     assert rc == 0, err
     lines = out.splitlines()
     assert lines[1] == ("USI_Elo 1200: Kawari 0-2-0 of 2 (0.0%), Elo -inf +/- nan, "
-                        "OUTSIDE 40-60%")
+                        "OUTSIDE 40-60%, no faults")
     assert lines[3] == "0 of 2 points within 40-60%"
     log = debug.read_text()
     assert "setoption name USI_LimitStrength value true" in log
@@ -143,15 +143,24 @@ def test_steps_play_each_level_against_the_one_below(tmp_path):
     assert rc == 0, err
     assert out.splitlines() == [
         out.splitlines()[0],
-        "level -1 against -2: 1-1-0 (50.0%), Elo 0.0 +/- inf, NOT above 50%",
-        "level 0 against -1: 1-1-0 (50.0%), Elo 0.0 +/- inf, NOT above 50%",
-        "level 1 against 0: 1-1-0 (50.0%), Elo 0.0 +/- inf, NOT above 50%",
+        "level -1 against -2: 1-1-0 (50.0%), Elo 0.0 +/- inf, NOT above 50%, no faults",
+        "level 0 against -1: 1-1-0 (50.0%), Elo 0.0 +/- inf, NOT above 50%, no faults",
+        "level 1 against 0: 1-1-0 (50.0%), Elo 0.0 +/- inf, NOT above 50%, no faults",
         "0 of 3 steps above 50%"]
     assert out.startswith("Calibration of Kawari against itself, level against level: ")
     log = debug.read_text()
     for level, count in ((-2, 1), (-1, 2), (0, 2), (1, 1)):
         assert log.count(f"setoption name Skill_Level value {level}\n") == count
     assert "USI_Elo" not in log
+
+
+def test_a_step_line_counts_each_engines_faults(tmp_path):
+    # the stub's first move is illegal: each side loses one game by it
+    rc, out, err = run("--variant", "judkins", "--kawari", stub("--mode", "illegal"),
+                       "--depth", "1", "--games", "2", "--steps", "0,1")
+    assert rc == 0, err
+    assert out.splitlines()[1] == ("level 1 against 0: 1-1-0 (50.0%), Elo 0.0 +/- inf, "
+                                   "NOT above 50%, faults: higher illegal 1, lower illegal 1")
 
 
 def test_bad_arguments_are_refused():

@@ -249,7 +249,8 @@ pub const SKILL_LINES: usize = 4;
 /// by a weakness of 2/128 a level: 40 games a step in Judkins could not tell
 /// levels −20 to −12 apart, 152-168 over the eight steps).
 pub const SKILL_LINES_PER_WEAK_LEVEL: usize = 2;
-/// Weakness at level 0; each level above takes `SKILL_WEAKNESS_PER_LEVEL` off.
+/// Weakness at level 0; each level above takes `SKILL_WEAKNESS_PER_LEVEL` off
+/// up to `SKILL_TOP_LEVELS_FROM`, whence it falls evenly to none at level 20.
 pub const SKILL_WEAKNESS_BASE: i32 = 120;
 /// See `SKILL_WEAKNESS_BASE`.
 pub const SKILL_WEAKNESS_PER_LEVEL: i32 = 2;
@@ -272,8 +273,9 @@ pub const SKILL_LOSS_PER_WEAK_LEVEL: i32 = 30;
 /// at ten elevenths of the way (a deviation from Fairy-Stockfish, whose
 /// levels pick only at depth 1 + level: at a fast clock that depth is out of
 /// reach for the top levels, which then differ by 2/128 of weakness only).
-/// Below it the depth alone decides, as in the calibrated rows.
-pub const SKILL_TIME_ODDS_FROM: i32 = 10;
+/// From it too the weakness falls evenly to none at level 20 (`skill`'s
+/// `weakness`). Below it the depth alone decides, as in the calibrated rows.
+pub const SKILL_TOP_LEVELS_FROM: i32 = 10;
 /// Pushes are `(weakness * distance + spread * random) / this`.
 pub const SKILL_PUSH_DIVISOR: i32 = 128;
 /// Lowest `UCI_Elo`.

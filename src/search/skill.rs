@@ -14,9 +14,11 @@
 //! reasonable-looking moves, and about 30–40 Elo less a level (Judkins).
 //!
 //! From level 10 up a level also picks at a moment of its own between the
-//! end of the depth-10 iteration and the move's target time: at a clock too
+//! end of the depth-10 iteration and the move's target time, and its
+//! weakness falls in equal steps to none at full strength: at a clock too
 //! fast for depth 1 + level, Fairy-Stockfish's top levels all pick from the
-//! same last iteration, and here they differ by thinking time.
+//! same last iteration with nearly the same weakness, and here they differ
+//! by thinking time and by how far from the best line they stray.
 
 use super::params::*;
 use super::shared::RootMove;
@@ -67,17 +69,33 @@ fn level_on(levels: &[f64; 4], elo: u32) -> f64 {
 }
 
 /// How far `level` goes, in time, from the end of the iteration of depth
-/// `SKILL_TIME_ODDS_FROM` towards the move's target: the exponent `e` of its
+/// `SKILL_TOP_LEVELS_FROM` towards the move's target: the exponent `e` of its
 /// moment `from * (target / from) ^ e` (infinite for the levels that pick by
 /// depth only). Iterations take about twice the one before, so equal steps
 /// in the logarithm of the time spread the levels over the iterations that
 /// fit in what the clock leaves.
 fn moment_exponent(level: i32) -> f64 {
-    if level < SKILL_TIME_ODDS_FROM {
+    if level < SKILL_TOP_LEVELS_FROM {
         return f64::INFINITY;
     }
-    let steps = (SKILL_MAX_LEVEL - SKILL_TIME_ODDS_FROM + 1) as f64;
-    (level - SKILL_TIME_ODDS_FROM + 1) as f64 / steps
+    let steps = (SKILL_MAX_LEVEL - SKILL_TOP_LEVELS_FROM + 1) as f64;
+    (level - SKILL_TOP_LEVELS_FROM + 1) as f64 / steps
+}
+
+/// The weakness of `level`: `SKILL_WEAKNESS_BASE` at level 0, less by
+/// `SKILL_WEAKNESS_PER_LEVEL` each level up to `SKILL_TOP_LEVELS_FROM`, and
+/// from there falling in equal steps towards none at full strength. With
+/// Fairy-Stockfish's 2 a level all the way up, levels 13 to 19 kept nearly
+/// the same random push and scored about even at 2+0.02, while level 20,
+/// with none, won most games against 19.
+fn weakness(level: i32) -> i32 {
+    let from = SKILL_TOP_LEVELS_FROM;
+    let at = |l: i32| SKILL_WEAKNESS_BASE - SKILL_WEAKNESS_PER_LEVEL * l;
+    if level <= from {
+        at(level)
+    } else {
+        at(from) * (SKILL_MAX_LEVEL - level) / (SKILL_MAX_LEVEL - from)
+    }
 }
 
 /// Whether a search with `opts` within `limits` plays weakened: a level
@@ -93,7 +111,7 @@ pub(super) struct Skill {
     /// The line picked, as it stood when picked.
     picked: Option<RootMove>,
     /// The share of the target time used when the iteration of depth
-    /// `SKILL_TIME_ODDS_FROM` ended (the top levels' time counts from there).
+    /// `SKILL_TOP_LEVELS_FROM` ended (the top levels' time counts from there).
     odds_from: Option<f64>,
 }
 
@@ -145,7 +163,7 @@ impl Skill {
     }
 
     /// The level picks after the iteration of depth 1 + level or, from
-    /// `SKILL_TIME_ODDS_FROM` up, at its moment between the end of the
+    /// `SKILL_TOP_LEVELS_FROM` up, at its moment between the end of the
     /// iteration of that depth (the pick of the level below it) and the
     /// target time (`moment_exponent`). A level above so never picks sooner than
     /// the one below it, and at a clock too fast for depth 1 + level the top
@@ -155,7 +173,7 @@ impl Skill {
         if depth > self.level.max(0) {
             return true;
         }
-        if depth == SKILL_TIME_ODDS_FROM {
+        if depth == SKILL_TOP_LEVELS_FROM {
             self.odds_from = time_used;
         }
         let exponent = moment_exponent(self.level);
@@ -195,7 +213,7 @@ impl Skill {
         let first = *searched.first()?;
         let cap = SKILL_SPREAD_CAP + SKILL_SPREAD_PER_WEAK_LEVEL * below_zero;
         let spread = (top - searched.last()?.score).min(cap);
-        let weakness = SKILL_WEAKNESS_BASE - SKILL_WEAKNESS_PER_LEVEL * self.level;
+        let weakness = weakness(self.level);
         // Below level 0 the pull towards worse lines stays level 0's (below
         // `SKILL_PUSH_DIVISOR`, so worse lines keep a handicap): a weaker
         // level chooses more at random among more lines, it does not seek
@@ -340,6 +358,33 @@ mod tests {
         assert_eq!(low[3], 0, "{low:?}");
     }
 
+    /// The top levels' weakness falls in equal steps to none at full
+    /// strength, continuing the levels below them; level 19 all but always
+    /// plays the best of lines 20 centipawns apart, level 10 often not.
+    #[test]
+    fn top_levels_stray_less_each_level() {
+        let from = SKILL_TOP_LEVELS_FROM;
+        assert_eq!(weakness(0), SKILL_WEAKNESS_BASE);
+        assert_eq!(
+            weakness(from - 1) - weakness(from),
+            SKILL_WEAKNESS_PER_LEVEL
+        );
+        let step = weakness(from) / (SKILL_MAX_LEVEL - from);
+        for level in from..SKILL_MAX_LEVEL {
+            assert_eq!(weakness(level) - weakness(level + 1), step, "{level}");
+        }
+        assert_eq!(weakness(SKILL_MAX_LEVEL), 0);
+        let lines = [line(1, 50), line(2, 30), line(3, 10)];
+        let best = |level: i32| {
+            let mut s = skill(level);
+            (0..400)
+                .filter(|_| s.pick(&lines).unwrap().mv == Move::from_raw(1))
+                .count()
+        };
+        assert_eq!(best(19), 400);
+        assert!(best(10) < 300, "{}", best(10));
+    }
+
     /// Each level below 0 chooses among more lines than the one above it,
     /// and so picks a worse line on average.
     #[test]
@@ -366,12 +411,12 @@ mod tests {
         assert!(l0 < l10 && l10 < l20, "{l0} {l10} {l20}");
     }
 
-    /// The levels below `SKILL_TIME_ODDS_FROM` pick by depth alone; those
+    /// The levels below `SKILL_TOP_LEVELS_FROM` pick by depth alone; those
     /// above also at a moment between the end of that depth and the target,
     /// later the higher the level.
     #[test]
     fn top_levels_pick_by_time_too() {
-        let from = SKILL_TIME_ODDS_FROM;
+        let from = SKILL_TOP_LEVELS_FROM;
         let below = from - 1;
         assert!(skill(below).time_to_pick(from, None));
         assert!(!skill(below).time_to_pick(below, Some(0.99)));
