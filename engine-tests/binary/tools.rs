@@ -169,7 +169,10 @@ fn mate_tool_solves_and_bounds() {
 fn tools_refuse_bad_options() {
     for (args, says) in [
         (&["perft"][..], "--depth is required"),
-        (&["perft", "--depth", "x"], "bad depth 'x'"),
+        (
+            &["perft", "--depth", "x"],
+            "bad --depth 'x' (expected 0..64)",
+        ),
         (
             &["perft", "--variant", "chess", "--depth", "1"],
             "unknown variant 'chess'",
@@ -179,6 +182,11 @@ fn tools_refuse_bad_options() {
             "needs --width 128",
         ),
         (&["perft", "--depth", "1", "--sfen", "9/9 b"], "bad SFEN"),
+        (
+            &["perft", "--depth", "1", "--width", "32"],
+            "bad --width '32' (expected 64 or 128)",
+        ),
+        (&["perft", "--depth", "1", "--sfen"], "--sfen needs a value"),
         (&["datagen", "--games", "3"], "--out is required"),
         (
             &["datagen", "--games", "0", "--out", "x"],

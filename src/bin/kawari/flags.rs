@@ -2,6 +2,7 @@
 //! the bad option.
 
 use kawari::variant::Variant;
+use kawari::width::Width;
 
 /// One `--name value` pair of a tool's options, with typed readers that
 /// say which option was bad.
@@ -43,6 +44,11 @@ impl Flag<'_> {
         Variant::by_name(self.value).ok_or_else(|| format!("unknown variant '{}'", self.value))
     }
 
+    /// `--width`: 64 or 128 bits a board word.
+    pub(crate) fn width(&self) -> Result<Width, String> {
+        Width::parse(self.value).ok_or_else(|| self.bad("64 or 128"))
+    }
+
     fn bad(&self, expected: &str) -> String {
         format!("bad {} '{}' (expected {expected})", self.name, self.value)
     }
@@ -51,11 +57,25 @@ impl Flag<'_> {
 /// Calls `f` on each `--name value` pair of `args`.
 pub(crate) fn each_flag(
     args: &[String],
+    f: impl FnMut(&Flag) -> Result<(), String>,
+) -> Result<(), String> {
+    each_flag_or_switch(args, &[], f)
+}
+
+/// As `each_flag`, where the names in `switches` take no value (`f` sees
+/// them with the value `true`).
+pub(crate) fn each_flag_or_switch(
+    args: &[String],
+    switches: &[&str],
     mut f: impl FnMut(&Flag) -> Result<(), String>,
 ) -> Result<(), String> {
     let mut it = args.iter();
     while let Some(name) = it.next() {
-        let value = it.next().ok_or_else(|| format!("{name} needs a value"))?;
+        let value = if switches.contains(&name.as_str()) {
+            "true"
+        } else {
+            it.next().ok_or_else(|| format!("{name} needs a value"))?
+        };
         f(&Flag { name, value })?;
     }
     Ok(())

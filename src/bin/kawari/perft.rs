@@ -1,5 +1,6 @@
 //! `kawari perft`: move-path counts from the command line.
 
+use crate::flags::each_flag_or_switch;
 use kawari::core::BitWord;
 use kawari::position::Position;
 use kawari::variant::Variant;
@@ -8,6 +9,9 @@ use kawari::with_width;
 use std::io::Write;
 use std::time::Instant;
 
+/// The deepest `--depth` taken: far beyond what finishes, but a bound.
+const PERFT_MAX_DEPTH: u64 = 64;
+
 /// `kawari perft`: counts on stdout (with `--divide`, one line per root move).
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let mut variant = Variant::default_variant();
@@ -15,31 +19,17 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let mut depth: Option<u32> = None;
     let mut divide = false;
     let mut width: Option<Width> = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{name} needs a value"))
-        };
-        match a.as_str() {
-            "--variant" => {
-                let n = value("--variant")?;
-                variant = Variant::by_name(&n).ok_or_else(|| format!("unknown variant '{n}'"))?;
-            }
-            "--sfen" => sfen = Some(value("--sfen")?),
-            "--depth" => {
-                let d = value("--depth")?;
-                depth = Some(d.parse().map_err(|_| format!("bad depth '{d}'"))?);
-            }
+    each_flag_or_switch(args, &["--divide"], |f| {
+        match f.name {
+            "--variant" => variant = f.variant()?,
+            "--sfen" => sfen = Some(f.value.to_string()),
+            "--depth" => depth = Some(f.num(0, PERFT_MAX_DEPTH)? as u32),
             "--divide" => divide = true,
-            "--width" => {
-                let w = value("--width")?;
-                width = Some(Width::parse(&w).ok_or_else(|| format!("bad width '{w}'"))?);
-            }
+            "--width" => width = Some(f.width()?),
             other => return Err(format!("unknown option '{other}'")),
         }
-    }
+        Ok(())
+    })?;
     let depth = depth.ok_or("--depth is required")?;
     let width = width.unwrap_or_else(|| Width::for_variant(variant));
     if width == Width::W64 && variant.geometry().squares() > 64 {
