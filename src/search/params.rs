@@ -296,8 +296,8 @@ pub const ELO_LEVEL_EXPONENT: f64 = 0.806;
 /// `SKILL_CALIBRATION`.
 pub const ELO_CALIBRATION_POINTS: [u32; 4] = [1000, 1500, 2000, 2500];
 /// Per variant, the level at which Kawari scores about 50% against
-/// Fairy-Stockfish at each of `ELO_CALIBRATION_POINTS` (measured: README,
-/// "Levels"). Kawari's search sees more at the same depth, so the same
+/// Fairy-Stockfish at each of `ELO_CALIBRATION_POINTS` (measured:
+/// docs/levels.md). Kawari's search sees more at the same depth, so the same
 /// level is stronger than Fairy-Stockfish's. A variant without a row (each
 /// Heian board needs its own; all have one now) uses Fairy-Stockfish's
 /// levels.
