@@ -295,7 +295,9 @@ fn classics_quick_part() {
 /// The whole classics benchmark, issue #30's target: every problem of both
 /// collections answered within 60 s (寿, 611 plies: 120 s) with a 2 GB
 /// table, each answer a mate in the rules core (`nomate` for the three
-/// positions without one). It fails today on 図巧4, 8 and 無双48 (README). Up to 3.5 hours, so ignored:
+/// positions without one). `scripts/mate_suite.py`'s run of the same limits
+/// at dadc6e1 answered every problem (docs/tsume.md). Up to 3.5 hours, so
+/// ignored:
 /// `cargo test --release --test engine -- --ignored classics_whole_benchmark --nocapture`
 /// (`scripts/mate_suite.py` gives the same run with nodes and lengths, and
 /// runs other engines).
