@@ -5,7 +5,7 @@
 
 use super::params::*;
 use super::shared::{RootMove, Shared, ThreadResult};
-use super::skill::weakens;
+use super::skill::{weakens, Skill};
 use super::time::TimeManager;
 use super::{to_score, Info, Limits, SearchOptions, TranspositionTable};
 use crate::core::BitWord;
@@ -18,8 +18,10 @@ pub struct Driver<'a> {
     last_best: Move,
     best_changes: f64,
     scores: Vec<i32>,
-    /// Strength is limited: the main thread's choice is the answer.
+    /// Strength is limited this move: the main thread's choice is the answer.
     weakened: bool,
+    /// The move's weakness, until the main thread takes it (`take_skill`).
+    skill: Option<Skill>,
     /// The first line of the last report: (depth, score, line, nodes).
     reported: Option<(i32, i32, Vec<Move>, u64)>,
 }
@@ -32,6 +34,12 @@ impl<'a> Driver<'a> {
         opts: &SearchOptions,
         on_info: &'a mut dyn FnMut(&Info),
     ) -> Driver<'a> {
+        // Decided once a move, here, so that the choice of thread and the
+        // reports agree with the main thread's pick (a top level plays some
+        // moves at full strength).
+        let skill = weakens(opts, limits)
+            .then(|| Skill::new(opts, pos.variant().name()))
+            .flatten();
         Driver {
             tm: TimeManager::for_game(
                 limits,
@@ -45,8 +53,15 @@ impl<'a> Driver<'a> {
             best_changes: 0.0,
             scores: Vec::new(),
             reported: None,
-            weakened: weakens(opts, limits),
+            weakened: skill.is_some(),
+            skill,
         }
+    }
+
+    /// The move's weakness, for the main thread to pick with (`None` at
+    /// full strength, and after the first call).
+    pub(super) fn take_skill(&mut self) -> Option<Skill> {
+        self.skill.take()
     }
 
     /// Notices a ponderhit.

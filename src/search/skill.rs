@@ -13,12 +13,14 @@
 //! worse lines than level 0's: a weaker level plays a wider choice of
 //! reasonable-looking moves, and about 30–40 Elo less a level (Judkins).
 //!
-//! From level 10 up a level also picks at a moment of its own between the
-//! end of the depth-10 iteration and the move's target time, and its
-//! weakness falls in equal steps to none at full strength: at a clock too
-//! fast for depth 1 + level, Fairy-Stockfish's top levels all pick from the
-//! same last iteration with nearly the same weakness, and here they differ
-//! by thinking time and by how far from the best line they stray.
+//! From level 10 up a level plays a growing share of its moves at full
+//! strength; for the others it picks at a moment of its own between the end
+//! of the depth-10 iteration and the move's target time, and its weakness
+//! falls in equal steps to none at full strength. At a clock too fast for
+//! depth 1 + level, Fairy-Stockfish's top levels all pick from the same
+//! last iteration with nearly the same weakness, so they differ by little,
+//! and all pay for the lines they choose among, so full strength is far
+//! above them. The driver decides a move's weakness once (`Driver::new`).
 
 use super::params::*;
 use super::shared::RootMove;
@@ -75,11 +77,14 @@ fn level_on(levels: &[f64; 4], elo: u32) -> f64 {
 /// in the logarithm of the time spread the levels over the iterations that
 /// fit in what the clock leaves.
 fn moment_exponent(level: i32) -> f64 {
-    if level < SKILL_TOP_LEVELS_FROM {
-        return f64::INFINITY;
-    }
+    top_share(level).unwrap_or(f64::INFINITY)
+}
+
+/// How far up the top levels `level` is: one eleventh a level from
+/// `SKILL_TOP_LEVELS_FROM` (10/11 at level 19); `None` below them.
+fn top_share(level: i32) -> Option<f64> {
     let steps = (SKILL_MAX_LEVEL - SKILL_TOP_LEVELS_FROM + 1) as f64;
-    (level - SKILL_TOP_LEVELS_FROM + 1) as f64 / steps
+    (level >= SKILL_TOP_LEVELS_FROM).then(|| (level - SKILL_TOP_LEVELS_FROM + 1) as f64 / steps)
 }
 
 /// The weakness of `level`: `SKILL_WEAKNESS_BASE` at level 0, less by
@@ -96,6 +101,16 @@ fn weakness(level: i32) -> i32 {
     } else {
         at(from) * (SKILL_MAX_LEVEL - level) / (SKILL_MAX_LEVEL - from)
     }
+}
+
+/// The share of its moves `level` plays at full strength: none below
+/// `SKILL_TOP_LEVELS_FROM`, then its `top_share`. Searching the lines a weakened pick chooses among costs more than
+/// the pick's weakness: at 2+0.02 in Yari shogi `MultiPV 1` beat `MultiPV 4`
+/// at full strength 29-10-1, while levels 10 to 19, all with four lines,
+/// scored about even against each other and 20 beat 19. Playing a growing
+/// share of moves with one line spreads that cost over the top levels.
+fn full_strength_share(level: i32) -> f64 {
+    top_share(level).unwrap_or(0.0)
 }
 
 /// Whether a search with `opts` within `limits` plays weakened: a level
@@ -128,6 +143,16 @@ impl Skill {
         } else {
             opts.skill_level
         };
+        // A top level plays a share of its moves at full strength: one line
+        // searched, the whole time, no weakness (`full_strength_share`).
+        if rng.gen::<f64>() < full_strength_share(level) {
+            return None;
+        }
+        Skill::at(level, rng)
+    }
+
+    /// A move's weakness at `level` (`None` at full strength).
+    fn at(level: i32, rng: StdRng) -> Option<Skill> {
         (level < SKILL_MAX_LEVEL).then_some(Skill {
             level,
             rng,
@@ -246,13 +271,10 @@ mod tests {
         }
     }
 
-    /// A shogi skill at `level` (below full strength).
+    /// A weakened move at `level` (below full strength; a top level's
+    /// full-strength moves aside).
     fn skill(level: i32) -> Skill {
-        let opts = SearchOptions {
-            skill_level: level,
-            ..SearchOptions::default()
-        };
-        Skill::new(&opts, "shogi").unwrap()
+        Skill::at(level, StdRng::from_entropy()).unwrap()
     }
 
     #[test]
@@ -318,13 +340,10 @@ mod tests {
     fn full_strength_is_no_skill() {
         let full = SearchOptions::default();
         assert!(Skill::new(&full, "shogi").is_none());
-        let top_elo = SearchOptions {
-            limit_strength: true,
-            elo: ELO_MAX,
-            ..SearchOptions::default()
-        };
         // As in Fairy-Stockfish, the top Elo is a level below full strength.
-        assert!(Skill::new(&top_elo, "shogi").is_some());
+        for v in crate::variant::Variant::all() {
+            assert!(calibrated_level(v.name(), ELO_MAX) < SKILL_MAX_LEVEL as f64);
+        }
         let weak = SearchOptions {
             skill_level: 0,
             ..SearchOptions::default()
@@ -339,13 +358,9 @@ mod tests {
     fn weaker_levels_pick_worse_lines_more_often() {
         let lines = [line(1, 50), line(2, 30), line(3, 10), line(4, -900)];
         let picks = |level: i32| {
-            let opts = SearchOptions {
-                skill_level: level,
-                ..SearchOptions::default()
-            };
             let mut counts = [0; 4];
             for _ in 0..400 {
-                let mut s = Skill::new(&opts, "shogi").unwrap();
+                let mut s = skill(level);
                 let r = s.pick(&lines).unwrap();
                 counts[lines.iter().position(|l| l.mv == r.mv).unwrap()] += 1;
             }
@@ -356,6 +371,32 @@ mod tests {
         assert!(low[0] < 400 && low[1] + low[2] > 0, "{low:?}");
         assert!(high[0] > low[0], "{high:?} {low:?}");
         assert_eq!(low[3], 0, "{low:?}");
+    }
+
+    /// From level 10 up a growing share of the moves is played at full
+    /// strength (no weakness at all: one line, no pick), one eleventh more
+    /// a level; never below level 10.
+    #[test]
+    fn top_levels_play_a_growing_share_at_full_strength() {
+        let full_moves = |level: i32| {
+            let opts = SearchOptions {
+                skill_level: level,
+                ..SearchOptions::default()
+            };
+            (0..2000)
+                .filter(|_| Skill::new(&opts, "shogi").is_none())
+                .count()
+        };
+        assert_eq!(full_moves(SKILL_TOP_LEVELS_FROM - 1), 0);
+        assert_eq!(full_moves(0), 0);
+        // 2000 / 11 = 182 at level 10, 1818 at 19 (a standard deviation
+        // about 17: the bounds are 5 or more away).
+        assert!((100..270).contains(&full_moves(10)), "{}", full_moves(10));
+        assert!((1730..1900).contains(&full_moves(19)), "{}", full_moves(19));
+        for level in SKILL_TOP_LEVELS_FROM..SKILL_MAX_LEVEL - 1 {
+            assert!(full_strength_share(level) < full_strength_share(level + 1));
+        }
+        assert!(full_strength_share(SKILL_MAX_LEVEL - 1) < 1.0);
     }
 
     /// The top levels' weakness falls in equal steps to none at full
@@ -473,12 +514,8 @@ mod tests {
     fn a_found_mate_is_always_played() {
         let lines = [line(1, MATE - 3), line(2, 50), line(3, 30), line(4, 10)];
         for level in [SKILL_MIN_LEVEL, 0, 19] {
-            let opts = SearchOptions {
-                skill_level: level,
-                ..SearchOptions::default()
-            };
             for _ in 0..100 {
-                let mut s = Skill::new(&opts, "shogi").unwrap();
+                let mut s = skill(level);
                 assert_eq!(s.pick(&lines).unwrap().mv, Move::from_raw(1), "{level}");
             }
         }

@@ -9,7 +9,6 @@ use super::params::*;
 use super::picker::{Heuristics, MovePicker, NodeMoves};
 use super::shared::{RootMove, Shared, ThreadResult};
 use super::shortwin::{Proof, ProofTable, ShortWin};
-use super::skill::{weakens, Skill};
 use crate::core::BitWord;
 use crate::eval::{self, EvalTables};
 use crate::nnue::Accumulators;
@@ -228,9 +227,7 @@ impl Worker {
         let opts = shared.opts;
         // A weakened main thread searches a few lines to choose from; it
         // reports those asked for. `go mate N` is never weakened.
-        let mut skill = (main && weakens(opts, shared.limits))
-            .then(|| Skill::new(opts, pos.variant().name()))
-            .flatten();
+        let mut skill = cx.driver.as_deref_mut().and_then(Driver::take_skill);
         let shown = if main {
             (opts.multipv.max(1) as usize).min(self.root_moves.len())
         } else {
