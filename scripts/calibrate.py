@@ -138,10 +138,13 @@ class Runner:
         if args.quiet:
             argv.append("--quiet")
         argv += match.forwarded(args, ("tc", "byoyomi", "movetime", "nodes", "depth",
-                                       "openings", "cluster", "records", "debug"))
+                                       "openings", "first_opening", "cluster", "records",
+                                       "debug"))
         self.args = match.build_parser().parse_args(argv)
         self.specs, self.variant, self.tc, self.openings, _ = match.setup(self.args)
         self.next_pair = 0
+        # each match from the suite's next openings, the first from --first-opening
+        self.first = (args.first_opening or 1) - 1
         self.steps = bool(args.steps)
         self.names = ("higher", "lower") if self.steps else ("kawari", "fairy-stockfish")
         # the last match's fault counts per engine, as match.py's summary keeps them
@@ -155,13 +158,12 @@ class Runner:
              ) -> tuple[int, int, int]:
         """(wins, draws, losses) of Kawari with these options against the other engine
         (Fairy-Stockfish, or with --steps Kawari again) with those."""
-        at = self.next_pair % len(self.openings)
+        run_args = copy.copy(self.args)
+        run_args.first_opening = (self.first + self.next_pair) % len(self.openings) + 1
         self.next_pair += math.ceil(self.args.games / 2)
-        openings = self.openings[at:] + self.openings[:at]
         specs = [match.EngineSpec(spec.argv, name, list(spec.options) + extra)
                  for spec, name, extra in zip(self.specs, self.names, (kawari, fairy))]
-        run = match.QuietMatch(copy.copy(self.args), specs, self.variant, self.tc,
-                               openings, None)
+        run = match.QuietMatch(run_args, specs, self.variant, self.tc, self.openings, None)
         status = run.run()
         if status != 0:
             raise match.RunnerFailed(status)
@@ -279,6 +281,8 @@ def build_parser() -> argparse.ArgumentParser:
     clock.add_argument("--nodes", type=int)
     clock.add_argument("--depth", type=int)
     p.add_argument("--openings", help="openings file (default: the balanced suite)")
+    p.add_argument("--first-opening", type=int, metavar="N",
+                   help="the first match from the openings' N-th, as match.py's")
     p.add_argument("--option", action="append", default=[],
                    help="more USI options, as match.py's --option")
     p.add_argument("--concurrency", type=int, default=1)

@@ -566,8 +566,11 @@ class Match:
         self.failed = False
         self.player = GamePlayer(variant, tc, args.max_plies, args.margin,
                                  args.hang_timeout, self.stop, args.crosscheck)
-        self.jobs = [GameJob(i, (i // 2) % len(openings), openings[(i // 2) % len(openings)],
-                             first_black=(i % 2 == 0)) for i in range(args.games)]
+        # pair k plays the openings' (first + k)-th, wrapping round (--first-opening)
+        first = (getattr(args, "first_opening", None) or 1) - 1
+        at = [(first + i // 2) % len(openings) for i in range(args.games)]
+        self.jobs = [GameJob(i, at[i], openings[at[i]], first_black=(i % 2 == 0))
+                     for i in range(args.games)]
         self.progress = progress.Progress(len(self.jobs))
 
     # -- helpers ---------------------------------------------------------------
@@ -881,6 +884,9 @@ examples:
                         "optionally followed by 'moves ...'; '#' starts a comment "
                         "(default: the variant's balanced suite, openings/<variant>.txt, "
                         "unless --random-plies or --start-sfen is given)")
+    p.add_argument("--first-opening", type=int, metavar="N",
+                   help="read the openings from their N-th (1 = the first), wrapping "
+                        "round: another pass over the suite on other openings")
     p.add_argument("--random-plies", type=int, metavar="K",
                    help="instead of the suite: openings of K random legal plies (seeded "
                         "by --seed), 0 = the start position; the default with --start-sfen "
@@ -967,6 +973,14 @@ def setup(args: argparse.Namespace) -> tuple[list[EngineSpec], referee.Variant, 
         plies = DEFAULT_RANDOM_PLIES if args.random_plies is None else args.random_plies
         openings = random_openings(variant, base, plies, pairs, args.seed)
         args.openings_source = f"{plies} random plies, seed {args.seed}"
+        if args.first_opening is not None:
+            raise ValueError("--first-opening reads the suite or --openings, "
+                             "not random openings")
+    if args.first_opening is not None:
+        if not 1 <= args.first_opening <= len(openings):
+            raise ValueError(f"--first-opening {args.first_opening}: there are "
+                             f"{len(openings)} openings")
+        args.openings_source += f", from opening {args.first_opening}"
     sprt = elo_stats.Sprt.parse(args.sprt) if args.sprt else None
     return specs, variant, tc, openings, sprt
 

@@ -104,8 +104,20 @@ def test_a_kawari_that_always_loses_climbs_until_its_rounds_are_spent(tmp_path):
     assert err.count("[4/4] game") == 5                 # match.py's progress, per match
     got = [json.loads(line) for line in records.read_text().splitlines()]
     assert len(got) == 20
-    # each match from the next openings of the suite
+    # each match from the next openings of the suite, numbered as in the suite
     assert len({(r["start_sfen"], *r["moves"][:r["opening_plies"]]) for r in got}) == 10
+    assert sorted(r["opening"] for r in got) == sorted(list(range(1, 11)) * 2)
+
+
+def test_the_first_match_starts_at_first_opening(tmp_path):
+    records = tmp_path / "steps.jsonl"
+    rc, out, err = run("--variant", "judkins", "--kawari", stub("--mode", "resign"),
+                       "--depth", "1", "--games", "2", "--steps", "0,2",
+                       "--first-opening", "7", "--records", str(records))
+    assert rc == 0, err
+    assert ", from opening 7)" in out.splitlines()[0]
+    got = [json.loads(line) for line in records.read_text().splitlines()]
+    assert sorted(r["opening"] for r in got) == [7, 7, 8, 8]
 
 
 def test_verify_plays_each_point_at_the_same_elo_and_reports_the_band(tmp_path):

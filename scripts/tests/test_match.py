@@ -299,6 +299,25 @@ def test_openings_file_and_handicap(run_match, tmp_path):
         replay(rec)
 
 
+def test_first_opening_reads_the_openings_from_there(run_match, tmp_path):
+    book = tmp_path / "book.txt"
+    book.write_text("7g7f 3c3d\n2g2f 8c8d\n5g5f 5c5d\n")
+    run = run_match("--variant", "shogi", "--engine", stub(), "--engine", stub(),
+                    "--games", "4", "--depth", "1", "--max-plies", "8",
+                    "--openings", str(book), "--first-opening", "3")
+    recs = sorted(run.records, key=lambda r: r["game"])
+    # the third line, then round to the first; records number them as in the file
+    assert [r["opening"] for r in recs] == [3, 3, 1, 1]
+    assert [r["moves"][:2] for r in recs] == [["5g5f", "5c5d"]] * 2 + [["7g7f", "3c3d"]] * 2
+    assert "3 openings (" + str(book) + ", from opening 3)" in run.stderr
+    for args in (["--openings", str(book), "--first-opening", "4"],
+                 ["--openings", str(book), "--first-opening", "0"],
+                 ["--random-plies", "2", "--first-opening", "1"]):
+        bad = run_match("--variant", "shogi", "--engine", stub(), "--engine", stub(),
+                        "--depth", "1", *args, check=False)
+        assert bad.returncode == 2 and "--first-opening" in bad.stderr, args
+
+
 def test_bad_openings_file(run_match, tmp_path):
     book = tmp_path / "bad.txt"
     book.write_text("7g7f 7g7f\n")
