@@ -275,7 +275,8 @@ pub const SKILL_LOSS_PER_WEAK_LEVEL: i32 = 30;
 /// reach for the top levels, which then differ by 2/128 of weakness only).
 /// From it too the weakness falls evenly to none at level 20 (`skill`'s
 /// `weakness`), and a level plays one more eleventh of its moves at full
-/// strength (`full_strength_share`). Below it the depth alone decides, as in the calibrated rows.
+/// strength (`full_strength_share`). Below it the depth alone decides, as
+/// in the calibrated rows.
 pub const SKILL_TOP_LEVELS_FROM: i32 = 10;
 /// Pushes are `(weakness * distance + spread * random) / this`.
 pub const SKILL_PUSH_DIVISOR: i32 = 128;

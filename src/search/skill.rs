@@ -104,11 +104,12 @@ fn weakness(level: i32) -> i32 {
 }
 
 /// The share of its moves `level` plays at full strength: none below
-/// `SKILL_TOP_LEVELS_FROM`, then its `top_share`. Searching the lines a weakened pick chooses among costs more than
-/// the pick's weakness: at 2+0.02 in Yari shogi `MultiPV 1` beat `MultiPV 4`
-/// at full strength 29-10-1, while levels 10 to 19, all with four lines,
-/// scored about even against each other and 20 beat 19. Playing a growing
-/// share of moves with one line spreads that cost over the top levels.
+/// `SKILL_TOP_LEVELS_FROM`, then its `top_share`. Searching the lines a
+/// weakened pick chooses among costs more than the pick's weakness: at
+/// 2+0.02 in Yari shogi `MultiPV 1` beat `MultiPV 4` at full strength
+/// 29-10-1, while levels 10 to 19, all with four lines, scored about even
+/// against each other and 20 beat 19. Playing a growing share of moves
+/// with one line spreads that cost over the top levels.
 fn full_strength_share(level: i32) -> f64 {
     top_share(level).unwrap_or(0.0)
 }
