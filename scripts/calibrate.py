@@ -224,9 +224,11 @@ def verify(runner: Runner, args: argparse.Namespace) -> int:
 def steps(runner: Runner, args: argparse.Namespace) -> int:
     lo, hi = args.steps
     below = 0
+    total = [0, 0, 0]
     for level in range(lo, hi):
         w, d, l_ = runner.play([("Skill_Level", str(level + 1))],
                                [("Skill_Level", str(level))])
+        total = [total[0] + w, total[1] + d, total[2] + l_]
         score = (w + d / 2) / (w + d + l_)
         elo, margin = elo_stats.elo_trinomial(w, d, l_)
         above = score > 0.5
@@ -234,7 +236,12 @@ def steps(runner: Runner, args: argparse.Namespace) -> int:
         print(f"level {level + 1} against {level}: {w}-{l_}-{d} ({100 * score:.1f}%), "
               f"Elo {elo_stats.format_elo(elo, margin)}, "
               f"{'above' if above else 'NOT above'} 50%, {runner.fault_note()}", flush=True)
-    print(f"{hi - lo - below} of {hi - lo} steps above 50%", flush=True)
+    # the average step, from the total score (+ 0.0 turns -0.0 into 0.0)
+    w, d, l_ = total
+    score = (w + d / 2) / (w + d + l_)
+    print(f"{hi - lo - below} of {hi - lo} steps above 50%; together {w}-{l_}-{d} "
+          f"({100 * score:.1f}%), about {elo_stats.score_to_elo(score) + 0.0:+.1f} Elo a step",
+          flush=True)
     return below
 
 

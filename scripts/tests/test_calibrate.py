@@ -158,7 +158,7 @@ def test_steps_play_each_level_against_the_one_below(tmp_path):
         "level -1 against -2: 1-1-0 (50.0%), Elo 0.0 +/- inf, NOT above 50%, no faults",
         "level 0 against -1: 1-1-0 (50.0%), Elo 0.0 +/- inf, NOT above 50%, no faults",
         "level 1 against 0: 1-1-0 (50.0%), Elo 0.0 +/- inf, NOT above 50%, no faults",
-        "0 of 3 steps above 50%"]
+        "0 of 3 steps above 50%; together 3-3-0 (50.0%), about +0.0 Elo a step"]
     assert out.startswith("Calibration of Kawari against itself, level against level: ")
     log = debug.read_text()
     for level, count in ((-2, 1), (-1, 2), (0, 2), (1, 1)):
