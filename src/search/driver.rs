@@ -73,13 +73,6 @@ impl<'a> Driver<'a> {
         }
     }
 
-    /// The share of the move's target time used so far; `None` when no
-    /// clock governs the search (or it still ponders).
-    pub(super) fn time_used(&self) -> Option<f64> {
-        (self.tm.managed() && !self.tm.pondering())
-            .then(|| self.tm.elapsed() as f64 / self.tm.optimum().max(1) as f64)
-    }
-
     /// Called during the search: whether the hard time limit has passed.
     pub(super) fn poll(&mut self, shared: &Shared) -> bool {
         self.follow_ponder(shared);

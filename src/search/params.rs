@@ -250,7 +250,7 @@ pub const SKILL_LINES: usize = 4;
 /// levels −20 to −12 apart, 152-168 over the eight steps).
 pub const SKILL_LINES_PER_WEAK_LEVEL: usize = 2;
 /// Weakness at level 0; each level above takes `SKILL_WEAKNESS_PER_LEVEL` off
-/// up to `SKILL_TOP_LEVELS_FROM`, whence it falls evenly to none at level 20.
+/// up to `SKILL_TOP_LEVELS_FROM` (a top level's weakened moves are its).
 pub const SKILL_WEAKNESS_BASE: i32 = 120;
 /// See `SKILL_WEAKNESS_BASE`.
 pub const SKILL_WEAKNESS_PER_LEVEL: i32 = 2;
@@ -267,15 +267,11 @@ pub const SKILL_LOSS_BASE: i32 = 300;
 pub const SKILL_LOSS_PER_LEVEL: i32 = 10;
 /// Below level 0 the margin grows by this much more a level.
 pub const SKILL_LOSS_PER_WEAK_LEVEL: i32 = 30;
-/// From this level up a weakened search also picks at a moment between the
-/// end of the iteration of this depth (the level below's pick) and the
-/// move's target time, evenly spaced in the logarithm of the time, level 19
-/// at ten elevenths of the way (a deviation from Fairy-Stockfish, whose
-/// levels pick only at depth 1 + level: at a fast clock that depth is out of
-/// reach for the top levels, which then differ by 2/128 of weakness only).
-/// From it too the weakness falls evenly to none at level 20 (`skill`'s
-/// `weakness`), and a level plays one more eleventh of its moves at full
-/// strength (`full_strength_share`). Below it the depth alone decides, as
+/// From this level up a level plays one more eleventh of its moves at full
+/// strength (`skill`'s `full_strength_share`) and the others as this level
+/// (a deviation from Fairy-Stockfish, whose levels pick at depth 1 + level:
+/// at a fast clock that depth is out of reach for the top levels, which then
+/// differ by 2/128 of weakness only). Below it the level alone decides, as
 /// in the calibrated rows.
 pub const SKILL_TOP_LEVELS_FROM: i32 = 10;
 /// Pushes are `(weakness * distance + spread * random) / this`.

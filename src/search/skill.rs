@@ -14,13 +14,11 @@
 //! reasonable-looking moves, and about 30–40 Elo less a level (Judkins).
 //!
 //! From level 10 up a level plays a growing share of its moves at full
-//! strength; for the others it picks at a moment of its own between the end
-//! of the depth-10 iteration and the move's target time, and its weakness
-//! falls in equal steps to none at full strength. At a clock too fast for
-//! depth 1 + level, Fairy-Stockfish's top levels all pick from the same
-//! last iteration with nearly the same weakness, so they differ by little,
-//! and all pay for the lines they choose among, so full strength is far
-//! above them. The driver decides a move's weakness once (`Driver::new`).
+//! strength and the others as level 10 does. At a clock too fast for depth
+//! 1 + level, Fairy-Stockfish's top levels all pick from the same last
+//! iteration with nearly the same weakness, so they differ by little, and
+//! all pay for the lines they choose among, so full strength is far above
+//! them. The driver decides a move's weakness once (`Driver::new`).
 
 use super::params::*;
 use super::shared::RootMove;
@@ -70,48 +68,30 @@ fn level_on(levels: &[f64; 4], elo: u32) -> f64 {
     level.clamp(SKILL_MIN_LEVEL as f64, level_for_elo(ELO_MAX))
 }
 
-/// How far `level` goes, in time, from the end of the iteration of depth
-/// `SKILL_TOP_LEVELS_FROM` towards the move's target: the exponent `e` of its
-/// moment `from * (target / from) ^ e` (infinite for the levels that pick by
-/// depth only). Iterations take about twice the one before, so equal steps
-/// in the logarithm of the time spread the levels over the iterations that
-/// fit in what the clock leaves.
-fn moment_exponent(level: i32) -> f64 {
-    top_share(level).unwrap_or(f64::INFINITY)
-}
-
-/// How far up the top levels `level` is: one eleventh a level from
-/// `SKILL_TOP_LEVELS_FROM` (10/11 at level 19); `None` below them.
-fn top_share(level: i32) -> Option<f64> {
-    let steps = (SKILL_MAX_LEVEL - SKILL_TOP_LEVELS_FROM + 1) as f64;
-    (level >= SKILL_TOP_LEVELS_FROM).then(|| (level - SKILL_TOP_LEVELS_FROM + 1) as f64 / steps)
-}
-
-/// The weakness of `level`: `SKILL_WEAKNESS_BASE` at level 0, less by
-/// `SKILL_WEAKNESS_PER_LEVEL` each level up to `SKILL_TOP_LEVELS_FROM`, and
-/// from there falling in equal steps towards none at full strength. With
-/// Fairy-Stockfish's 2 a level all the way up, levels 13 to 19 kept nearly
-/// the same random push and scored about even at 2+0.02, while level 20,
-/// with none, won most games against 19.
+/// The weakness of a weakened move at `level` (at most
+/// `SKILL_TOP_LEVELS_FROM`): `SKILL_WEAKNESS_BASE` at level 0, less by
+/// `SKILL_WEAKNESS_PER_LEVEL` each level up.
 fn weakness(level: i32) -> i32 {
-    let from = SKILL_TOP_LEVELS_FROM;
-    let at = |l: i32| SKILL_WEAKNESS_BASE - SKILL_WEAKNESS_PER_LEVEL * l;
-    if level <= from {
-        at(level)
-    } else {
-        at(from) * (SKILL_MAX_LEVEL - level) / (SKILL_MAX_LEVEL - from)
-    }
+    SKILL_WEAKNESS_BASE - SKILL_WEAKNESS_PER_LEVEL * level
 }
 
 /// The share of its moves `level` plays at full strength: none below
-/// `SKILL_TOP_LEVELS_FROM`, then its `top_share`. Searching the lines a
+/// `SKILL_TOP_LEVELS_FROM`, then one eleventh a level (1/11 at level 10,
+/// 10/11 at 19). Searching the lines a
 /// weakened pick chooses among costs more than the pick's weakness: at
 /// 2+0.02 in Yari shogi `MultiPV 1` beat `MultiPV 4` at full strength
 /// 29-10-1, while levels 10 to 19, all with four lines, scored about even
 /// against each other and 20 beat 19. Playing a growing share of moves
-/// with one line spreads that cost over the top levels.
+/// with one line spreads that cost over the top levels. Their other moves
+/// are all level 10's (`Skill::new`): a level's loss is about its share of
+/// weakened moves times what one costs, and when that cost fell with the
+/// level too (a weakness tapering to none, a later pick) the loss fell as
+/// the square of the distance to 20, so the steps near 20 were worth next
+/// to nothing (at 2+0.02, Heian 19 against 18 56-76-68 over 200 games, Yari
+/// 17 against 16 100-98-2).
 fn full_strength_share(level: i32) -> f64 {
-    top_share(level).unwrap_or(0.0)
+    let steps = (SKILL_MAX_LEVEL - SKILL_TOP_LEVELS_FROM + 1) as f64;
+    (level - SKILL_TOP_LEVELS_FROM + 1).max(0) as f64 / steps
 }
 
 /// Whether a search with `opts` within `limits` plays weakened: a level
@@ -122,13 +102,11 @@ pub(super) fn weakens(opts: &SearchOptions, limits: &Limits) -> bool {
 
 /// A weakened search's level and its choice.
 pub(super) struct Skill {
+    /// The level its moves are weakened as: at most `SKILL_TOP_LEVELS_FROM`.
     level: i32,
     rng: StdRng,
     /// The line picked, as it stood when picked.
     picked: Option<RootMove>,
-    /// The share of the target time used when the iteration of depth
-    /// `SKILL_TOP_LEVELS_FROM` ended (the top levels' time counts from there).
-    odds_from: Option<f64>,
 }
 
 impl Skill {
@@ -145,20 +123,21 @@ impl Skill {
             opts.skill_level
         };
         // A top level plays a share of its moves at full strength: one line
-        // searched, the whole time, no weakness (`full_strength_share`).
+        // searched, the whole time, no weakness; the others as level 10
+        // (`full_strength_share`).
         if rng.gen::<f64>() < full_strength_share(level) {
             return None;
         }
         Skill::at(level, rng)
     }
 
-    /// A move's weakness at `level` (`None` at full strength).
+    /// A weakened move at `level` (`None` at full strength); a top level's
+    /// is level 10's.
     fn at(level: i32, rng: StdRng) -> Option<Skill> {
         (level < SKILL_MAX_LEVEL).then_some(Skill {
-            level,
+            level: level.min(SKILL_TOP_LEVELS_FROM),
             rng,
             picked: None,
-            odds_from: None,
         })
     }
 
@@ -174,41 +153,12 @@ impl Skill {
         (-self.level).max(0)
     }
 
-    /// After an iteration of `depth`, with `time_used` of the move's target
-    /// time gone (`None`: no clock): picks from `lines` (best first) if it
-    /// is the level's moment.
-    pub(super) fn iteration_done(
-        &mut self,
-        depth: i32,
-        time_used: Option<f64>,
-        lines: &[RootMove],
-    ) {
-        if self.picked.is_none() && self.time_to_pick(depth, time_used) {
+    /// After an iteration of `depth`: picks from `lines` (best first) if it
+    /// is the iteration of depth 1 + level (as in Fairy-Stockfish; level 11's
+    /// for a top level's weakened move).
+    pub(super) fn iteration_done(&mut self, depth: i32, lines: &[RootMove]) {
+        if self.picked.is_none() && depth > self.level.max(0) {
             self.picked = self.pick(lines);
-        }
-    }
-
-    /// The level picks after the iteration of depth 1 + level or, from
-    /// `SKILL_TOP_LEVELS_FROM` up, at its moment between the end of the
-    /// iteration of that depth (the pick of the level below it) and the
-    /// target time (`moment_exponent`). A level above so never picks sooner than
-    /// the one below it, and at a clock too fast for depth 1 + level the top
-    /// levels still differ, by thinking time spread over what the clock
-    /// leaves them.
-    fn time_to_pick(&mut self, depth: i32, time_used: Option<f64>) -> bool {
-        if depth > self.level.max(0) {
-            return true;
-        }
-        if depth == SKILL_TOP_LEVELS_FROM {
-            self.odds_from = time_used;
-        }
-        let exponent = moment_exponent(self.level);
-        match (self.odds_from, time_used) {
-            (Some(from), Some(used)) => {
-                let from = from.max(f64::MIN_POSITIVE);
-                used > from * (1.0 / from).max(1.0).powf(exponent)
-            }
-            _ => false,
         }
     }
 
@@ -400,31 +350,28 @@ mod tests {
         assert!(full_strength_share(SKILL_MAX_LEVEL - 1) < 1.0);
     }
 
-    /// The top levels' weakness falls in equal steps to none at full
-    /// strength, continuing the levels below them; level 19 all but always
-    /// plays the best of lines 20 centipawns apart, level 10 often not.
+    /// A top level's weakened moves are all level 10's: the weakness goes
+    /// on falling by `SKILL_WEAKNESS_PER_LEVEL` up to level 10 and stays
+    /// there; level 10 often plays a line other than the best of three 20
+    /// centipawns apart.
     #[test]
-    fn top_levels_stray_less_each_level() {
+    fn top_levels_weaken_their_moves_as_level_ten() {
         let from = SKILL_TOP_LEVELS_FROM;
         assert_eq!(weakness(0), SKILL_WEAKNESS_BASE);
         assert_eq!(
             weakness(from - 1) - weakness(from),
             SKILL_WEAKNESS_PER_LEVEL
         );
-        let step = weakness(from) / (SKILL_MAX_LEVEL - from);
         for level in from..SKILL_MAX_LEVEL {
-            assert_eq!(weakness(level) - weakness(level + 1), step, "{level}");
+            assert_eq!(skill(level).level, from, "{level}");
         }
-        assert_eq!(weakness(SKILL_MAX_LEVEL), 0);
+        assert_eq!(skill(from - 1).level, from - 1);
         let lines = [line(1, 50), line(2, 30), line(3, 10)];
-        let best = |level: i32| {
-            let mut s = skill(level);
-            (0..400)
-                .filter(|_| s.pick(&lines).unwrap().mv == Move::from_raw(1))
-                .count()
-        };
-        assert_eq!(best(19), 400);
-        assert!(best(10) < 300, "{}", best(10));
+        let mut s = skill(19);
+        let best = (0..400)
+            .filter(|_| s.pick(&lines).unwrap().mv == Move::from_raw(1))
+            .count();
+        assert!(best < 300, "{best}");
     }
 
     /// Each level below 0 chooses among more lines than the one above it,
@@ -453,47 +400,18 @@ mod tests {
         assert!(l0 < l10 && l10 < l20, "{l0} {l10} {l20}");
     }
 
-    /// The levels below `SKILL_TOP_LEVELS_FROM` pick by depth alone; those
-    /// above also at a moment between the end of that depth and the target,
-    /// later the higher the level.
+    /// A level picks after the iteration of depth 1 + level (1 below
+    /// level 0), a top level's weakened move after depth 11.
     #[test]
-    fn top_levels_pick_by_time_too() {
-        let from = SKILL_TOP_LEVELS_FROM;
-        let below = from - 1;
-        assert!(skill(below).time_to_pick(from, None));
-        assert!(!skill(below).time_to_pick(below, Some(0.99)));
-        // With depth 10 done at 1/1024 of the target, level 19 waits for
-        // 1/1024 * 1024^(10/11), about 53%.
-        let mut s = skill(19);
-        assert!(!s.time_to_pick(from - 1, Some(0.99)));
-        assert!(!s.time_to_pick(from, Some(1.0 / 1024.0)));
-        assert!(!s.time_to_pick(from + 1, Some(0.5)));
-        assert!(s.time_to_pick(from + 2, Some(0.55)));
-        // Without a clock, by depth alone.
-        let mut s = skill(19);
-        assert!(!s.time_to_pick(from, None));
-        assert!(!s.time_to_pick(19, None));
-        assert!(s.time_to_pick(20, None));
-        // Each level needs more of the time than the one below it.
-        for level in from..SKILL_MAX_LEVEL - 1 {
-            assert!(
-                moment_exponent(level) < moment_exponent(level + 1),
-                "{level}"
-            );
-            let between = (moment_exponent(level) + moment_exponent(level + 1)) / 2.0;
-            let used = 0.1 * 10f64.powf(between);
-            let (mut lower, mut upper) = (skill(level), skill(level + 1));
-            for s in [&mut lower, &mut upper] {
-                assert!(!s.time_to_pick(from, Some(0.1)));
-            }
-            assert!(lower.time_to_pick(from + 1, Some(used)), "{level}");
-            assert!(!upper.time_to_pick(from + 1, Some(used)), "{level}");
+    fn levels_pick_after_their_depth() {
+        let lines = [line(1, 50), line(2, 30)];
+        for (level, depth) in [(-20, 1), (0, 1), (5, 6), (9, 10), (10, 11), (19, 11)] {
+            let mut s = skill(level);
+            s.iteration_done(depth - 1, &lines);
+            assert!(s.picked.is_none(), "{level}");
+            s.iteration_done(depth, &lines);
+            assert!(s.picked.is_some(), "{level}");
         }
-        assert!(moment_exponent(SKILL_MAX_LEVEL - 1) < 1.0);
-        // Depth 10 done after the target: the next iteration is the moment.
-        let mut s = skill(19);
-        assert!(!s.time_to_pick(from, Some(1.2)));
-        assert!(s.time_to_pick(from + 1, Some(1.3)));
     }
 
     #[test]

@@ -319,8 +319,7 @@ impl Worker {
             };
             shared.nodes.set(index, self.nodes);
             if let Some(s) = skill.as_mut() {
-                let time_used = cx.driver.as_deref().and_then(Driver::time_used);
-                s.iteration_done(depth, time_used, &self.root_moves[..multipv]);
+                s.iteration_done(depth, &self.root_moves[..multipv]);
             }
             if let Some(d) = cx.driver.as_deref_mut() {
                 if d.iteration_done(
