@@ -4,8 +4,8 @@
 
 use super::{clip, Dialect};
 use crate::engine::{Setting, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
-use crate::search::params::{ELO_MAX, ELO_MIN, MAX_DEPTH, SKILL_MIN_LEVEL};
-use crate::search::SearchOptions;
+use crate::search::params::MAX_DEPTH;
+use crate::search::{SearchOptions, ELO_MAX, ELO_MIN, SKILL_MIN_LEVEL};
 use crate::variant::Variant;
 use std::fmt;
 

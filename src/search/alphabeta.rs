@@ -8,6 +8,7 @@
 
 use super::history::{self, piece_slot};
 use super::params::*;
+use super::score::*;
 use super::see::{captured_value, see_ge};
 use super::tt::TtHit;
 use super::worker::{Ctx, Worker, NO_EVAL};

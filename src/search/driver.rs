@@ -3,13 +3,41 @@
 //! reports with the nodes of every thread, the decision to start another
 //! iteration, and at the end the choice of the best thread's move.
 
-use super::params::*;
+use super::score::*;
 use super::shared::{RootMove, Shared, ThreadResult};
 use super::skill::{weakens, Skill};
 use super::time::TimeManager;
 use super::{to_score, Info, Limits, SearchOptions, TranspositionTable};
 use crate::core::BitWord;
 use crate::position::{Move, Position};
+
+// The main thread's decisions between iterations.
+
+/// The count of best-move changes decays by this factor each iteration.
+pub const BEST_CHANGE_DECAY: f64 = 0.5;
+/// Time scale with a settled best move...
+pub const INSTABILITY_BASE: f64 = 0.7;
+/// ...plus this per (decayed) best-move change.
+pub const INSTABILITY_PER_CHANGE: f64 = 1.2;
+/// Iterations whose best scores are compared for a falling score (this one
+/// against the mean of the ones before).
+pub const FALLING_SCORE_WINDOW: usize = 3;
+/// The score change counted, in centipawns: a rise down to this...
+pub const FALLING_SCORE_MIN: i32 = -100;
+/// ...a fall up to this.
+pub const FALLING_SCORE_MAX: i32 = 300;
+/// Time scale from a falling score: `1 + fall / FALLING_SCORE_DIVISOR`...
+pub const FALLING_SCORE_DIVISOR: f64 = 400.0;
+/// ...kept at least this...
+pub const FALLING_FACTOR_MIN: f64 = 0.8;
+/// ...and at most this.
+pub const FALLING_FACTOR_MAX: f64 = 1.75;
+/// A proven mate in `n` plies ends the search once the depth passes `2n`
+/// plus this.
+pub const MATE_STOP_SLACK: i32 = 4;
+/// A thread's vote for its move weighs its score above the worst thread's
+/// plus this, times its depth.
+pub const VOTE_MARGIN: i32 = 14;
 
 /// The main thread's clock and reporting.
 pub struct Driver<'a> {

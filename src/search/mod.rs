@@ -3,7 +3,8 @@
 //! `Search` (the same search on the caller's one thread). Inside: a thread's
 //! state and iterative deepening (`worker`), the tree search (`alphabeta`)
 //! and its move picker, the main thread's clock and reports (`driver`), what
-//! the threads share (`shared`), the lock-free hash table (`tt`).
+//! the threads share (`shared`), the lock-free hash table (`tt`), the score
+//! scale (`score`); tunables in `params`, other constants beside their owners.
 
 mod alphabeta;
 mod driver;
@@ -12,6 +13,7 @@ mod limits;
 pub mod params;
 mod picker;
 mod pool;
+mod score;
 pub mod see;
 mod shared;
 mod shortwin;
@@ -24,24 +26,16 @@ mod worker;
 
 pub use limits::Limits;
 pub use picker::generate_captures;
+pub use score::{to_score, Score};
 pub use signals::{Ponderhit, Signals};
-pub use skill::level_for_elo;
+pub use skill::{level_for_elo, ELO_MAX, ELO_MIN, SKILL_MAX_LEVEL, SKILL_MIN_LEVEL};
 pub use threads::{ErrorSink, Job, Outcome, Search, SearchFault, Threads, ThreadsError};
 pub use tt::{AllocError, Bound, TranspositionTable, TtHit};
 
 use crate::core::BitWord;
 use crate::nnue::EvalChoice;
 use crate::position::{Move, Position};
-use params::*;
-
-/// A search score as USI reports it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// Centipawns from the side to move's view.
-    Cp(i32),
-    /// Mate in this many plies: positive = we mate, negative = we are mated.
-    Mate(i32),
-}
+use skill::ELO_DEFAULT;
 
 /// One `info` report.
 #[derive(Clone, Debug)]
@@ -139,16 +133,5 @@ pub fn decided_without_search<W: BitWord>(
         Some(Decision::Resign)
     } else {
         None
-    }
-}
-
-/// A score as USI reports it.
-pub fn to_score(v: i32) -> Score {
-    if v >= MATE_BOUND {
-        Score::Mate(MATE - v)
-    } else if v <= -MATE_BOUND {
-        Score::Mate(-(MATE + v))
-    } else {
-        Score::Cp(v)
     }
 }

@@ -24,6 +24,67 @@ use crate::core::BitWord;
 use crate::position::{Move, Position, Repetition, MAX_MOVES};
 use arrayvec::ArrayVec;
 
+/// How far and on how many nodes the root proves short forced wins
+/// (`shortwin`): wins of up to `plies` plies, shortest first, each proof on
+/// max(`min_nodes`, tree-search nodes / `divisor`) positions, retried once
+/// that has grown fourfold.
+#[derive(Copy, Clone, Debug)]
+pub struct ShortWinBudget {
+    /// Longest win proven, in plies (odd).
+    pub plies: i32,
+    /// Least nodes of a proof.
+    pub min_nodes: u64,
+    /// A proof's share of the tree search's nodes, 1/divisor.
+    pub divisor: u64,
+}
+
+/// Without drops, on a full board (more than `SPARSE_PIECES` pieces): no
+/// bare-king hunt is near, and the game search finds short mates by checks;
+/// deeper proofs lost Heian strength in matches.
+pub const SHORT_WINS_NO_DROPS: ShortWinBudget = ShortWinBudget {
+    plies: 3,
+    min_nodes: 500,
+    divisor: 16,
+};
+
+/// A sparse board without drops (at most `SPARSE_PIECES` pieces besides the
+/// kings) is where bare-king hunts happen, and the tree search found some
+/// 7-ply hunts only at depth 13 to 15, or not by depth 15. With the prover's table such a proof
+/// takes up to about 30k nodes, more than a small tree search's share, hence
+/// the larger minimum; the trees are narrow there.
+pub const SHORT_WINS_SPARSE: ShortWinBudget = ShortWinBudget {
+    plies: 7,
+    min_nodes: 32_000,
+    divisor: 8,
+};
+
+/// Most pieces on the board, kings aside, for `SHORT_WINS_SPARSE` (Heian
+/// starts with 38, its 8-file boards with 30).
+pub const SPARSE_PIECES: u32 = 14;
+
+/// With drops the trees are wide and a proof's nodes dear (each generates
+/// every move), deeper proofs showed no gain in matches, and the game search
+/// finds every shogi and yari win of the test data at depth N+2 without
+/// them: only the mate in one.
+pub const SHORT_WINS_DROPS: ShortWinBudget = ShortWinBudget {
+    plies: 1,
+    min_nodes: 500,
+    divisor: 16,
+};
+
+/// With drops on a small board (judkins' 36 squares) a position has a
+/// third of shogi's moves, and 5-ply proofs are affordable. The judkins
+/// network's search found a 5-ply drop mate only at depth 10 without them.
+pub const SHORT_WINS_SMALL_DROPS: ShortWinBudget = ShortWinBudget {
+    plies: 5,
+    min_nodes: 500,
+    divisor: 16,
+};
+
+/// Boards of at most this many squares count as small for
+/// `SHORT_WINS_SMALL_DROPS`.
+pub const SMALL_BOARD_SQUARES: usize = 36;
+
 /// What a bounded proof attempt found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Proof {

@@ -20,11 +20,124 @@
 //! all pay for the lines they choose among, so full strength is far above
 //! them. The driver decides a move's weakness once (`Driver::new`).
 
-use super::params::*;
+use super::score::INFINITE;
 use super::shared::RootMove;
 use super::{Limits, SearchOptions};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+
+// Levels, lines and the Elo fit, as Fairy-Stockfish's (with the deviations
+// each constant names).
+
+/// Full strength; lower levels are weaker.
+pub const SKILL_MAX_LEVEL: i32 = 20;
+/// The weakest level.
+pub const SKILL_MIN_LEVEL: i32 = -20;
+/// Lines searched to choose from at a lower level.
+pub const SKILL_LINES: usize = 4;
+/// Below level 0 every level down searches this many more lines to choose
+/// from (a deviation from Fairy-Stockfish, whose negative levels differ only
+/// by a weakness of 2/128 a level: 40 games a step in Judkins could not tell
+/// levels −20 to −12 apart, 152-168 over the eight steps).
+pub const SKILL_LINES_PER_WEAK_LEVEL: usize = 2;
+/// Weakness at level 0; each level above takes `SKILL_WEAKNESS_PER_LEVEL` off
+/// up to `SKILL_TOP_LEVELS_FROM` (a top level's weakened moves are its).
+pub const SKILL_WEAKNESS_BASE: i32 = 120;
+/// See `SKILL_WEAKNESS_BASE`.
+pub const SKILL_WEAKNESS_PER_LEVEL: i32 = 2;
+/// The random push is at most the lines' spread, capped at this (a pawn)...
+pub const SKILL_SPREAD_CAP: i32 = 100;
+/// ...plus this for each level below 0.
+pub const SKILL_SPREAD_PER_WEAK_LEVEL: i32 = 40;
+/// A weakened pick never takes a line more than `SKILL_LOSS_BASE +
+/// SKILL_LOSS_PER_LEVEL * (20 - level)` centipawns below the best, plus
+/// `SKILL_LOSS_PER_WEAK_LEVEL` a level below 0 (a deviation from
+/// Fairy-Stockfish, whose low levels may drop a piece for nothing).
+pub const SKILL_LOSS_BASE: i32 = 300;
+/// See `SKILL_LOSS_BASE`.
+pub const SKILL_LOSS_PER_LEVEL: i32 = 10;
+/// Below level 0 the margin grows by this much more a level.
+pub const SKILL_LOSS_PER_WEAK_LEVEL: i32 = 30;
+/// From this level up a level plays one more eleventh of its moves at full
+/// strength (`skill`'s `full_strength_share`) and the others as this level
+/// (a deviation from Fairy-Stockfish, whose levels pick at depth 1 + level:
+/// at a fast clock that depth is out of reach for the top levels, which then
+/// differ by 2/128 of weakness only). Below it the level alone decides, as
+/// in the calibrated rows.
+pub const SKILL_TOP_LEVELS_FROM: i32 = 10;
+/// Pushes are `(weakness * distance + spread * random) / this`.
+pub const SKILL_PUSH_DIVISOR: i32 = 128;
+/// Lowest `UCI_Elo`.
+pub const ELO_MIN: u32 = 500;
+/// Highest `UCI_Elo`.
+pub const ELO_MAX: u32 = 2850;
+/// `UCI_Elo`'s default (Fairy-Stockfish's).
+pub const ELO_DEFAULT: u32 = 1350;
+/// The Elo of level 0 in Fairy-Stockfish's fit `((elo - anchor) / per
+/// level) ^ (1 / exponent)`.
+pub const ELO_ANCHOR: f64 = 1346.6;
+/// See `ELO_ANCHOR`.
+pub const ELO_PER_LEVEL: f64 = 143.4;
+/// See `ELO_ANCHOR`.
+pub const ELO_LEVEL_EXPONENT: f64 = 0.806;
+/// The `UCI_Elo`s at which Kawari's levels are measured against
+/// Fairy-Stockfish at the same setting, in each variant of
+/// `SKILL_CALIBRATION`.
+pub const ELO_CALIBRATION_POINTS: [u32; 4] = [1000, 1500, 2000, 2500];
+/// Per variant, the level at which Kawari scores about 50% against
+/// Fairy-Stockfish at each of `ELO_CALIBRATION_POINTS` (measured:
+/// docs/levels.md). Kawari's search sees more at the same depth, so the same
+/// level is stronger than Fairy-Stockfish's. A variant without a row (each
+/// Heian board needs its own; all have one now) uses Fairy-Stockfish's
+/// levels.
+pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 7] = [
+    // A first pass at 2+0.02, 24 games a point (±150-190 Elo): levels -8,
+    // -4 / -2 / 1.1, 1 / 5 and 8 against 1000, 1500, 2000 and 2500.
+    // 100-game checks: 1000 58%, 2000 48%; 1500 at -1.0 scored 37.5% (-89),
+    // and the first pass had 1.1 at +276, so -0.5 (interpolated); 2500 at 7.0
+    // and at 6.1 both scored 62% (+85); at 5.2 53%.
+    // With the wider choice below level 0: 1000 at -5, -3, -4 scored 10-20,
+    // 18-12, 18-12 (-4.4), then 45% over 100 games; 1500 at -0.5 scored
+    // 32-62 (34.0%) in 94 games, so -0.3 (level 0 is unchanged), then 46%.
+    ("shogi", [-4.4, -0.3, 4.3, 5.2]),
+    // scripts/calibrate.py at 2+0.02, 30 games a match (±130-170 Elo), 2-3
+    // levels a point. 100-game checks: 2000 43% and 2500 48% as measured.
+    // With the wider choice below level 0: 1000 at -12, -11, -9 scored 43%,
+    // 33%, 43% (moved by the slope to -8.2); 1500 at -3, -2, -1 47%, 40%,
+    // 60% (-1.5).
+    ("judkins", [-8.2, -1.5, 3.2, 8.0]),
+    // The same way: every point bracketed or scored exactly 50%. With the
+    // wider choice below level 0: 1000 at -4, 1, -2 scored 5-25, 28-2, 8-22
+    // (secant: -1.1); 1500 at -1.0 scored 25% over 100 games, so 0.0 (level
+    // 0 is as it was; the old -1.0 scored 45%).
+    ("yarishogi", [-1.1, 0.0, 4.5, 6.3]),
+    // 24 games a match, at most 2 a point: 1000 and 1500 not bracketed (Kawari
+    // lost at every level tried: -8, -4; -1, 0), extrapolated at 60 Elo a level.
+    // 100-game checks: 59%, 50.5%, 43% at the first three; 2500 at 7.0 scored
+    // 37.5% (-89), so 8.0 (about 100 Elo a level there). With the wider
+    // choice below level 0, 1000 at -1.1 scored 16-39-11 (32.6%) in 66
+    // games, so -0.45.
+    ("heian", [-0.45, 1.0, 4.4, 8.0]),
+    // scripts/calibrate.py at 2+0.02, from Heian's row, 24 games a match:
+    // 2000 at 3 / 4 and 2500 at 7 / 8 bracketed. 1000 and 1500 again with
+    // 30 games a match: 1000 at -1 / -2 (+23, -176), 1500 at 1 / 0 / -1
+    // (+70, +12, -260). A first 1000 at -2.2 (0 / -5 interpolated) scored
+    // 15.5% over 100 games: Elo is far from linear in the level there.
+    // 100-game checks of [-1.1, 0.0, 3.6, 7.8]: 50.5%, 61.5%, 46.5%, 53.0%;
+    // 1500 moved to -0.3 (81 Elo at about 270 a level), then 47.5%.
+    ("heian8x8", [-1.1, -0.3, 3.6, 7.8]),
+    // The same way, 24 games a match from -1 / 0 / 4 / 8: 2500 not
+    // bracketed (7 and 8 both +29), moved by the slope to 6.5. 100-game
+    // checks of [-0.6, 0.0, 4.2, 6.5]: 57.5%, 40.5%, 54.5%, 64.0%; 2500
+    // moved to 5.8 (about 250 Elo a level there), then 44.5%.
+    ("heian9x8", [-0.6, 0.0, 4.2, 5.8]),
+    // The same way from -1 / 0 / 4 / 6, every point bracketed. 100-game
+    // checks: 55.0%, 46.0%, 50.0%, 59.0%.
+    ("heian8x9", [-0.4, 0.6, 4.7, 8.0]),
+];
+/// Below the anchor Fairy-Stockfish's fit is `shifted / per level +
+/// (shifted / this) ^ 5`, `shifted` = elo − anchor (negative).
+pub const ELO_LOW_SCALE: f64 = 500.0;
 
 /// The level (−20 to 20, 20 = full strength) that `UCI_Elo` stands for in
 /// Fairy-Stockfish: its fit through match results above its anchor, and its
@@ -209,6 +322,7 @@ impl Skill {
 
 #[cfg(test)]
 mod tests {
+    use super::super::score::MATE;
     use super::*;
     use crate::position::Move;
 

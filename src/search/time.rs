@@ -8,16 +8,50 @@
 //! every budget. While pondering nothing expires; `ponderhit` starts the clock
 //! and, if it brings times, the budgets are made again from them.
 
-use super::params::{
-    BYOYOMI_FLOOR_PERMILLE, BYOYOMI_MAX_CLOCK_DIVISOR, HARD_LIMIT_PERMILLE, INC_SPEND_PERMILLE,
-    ITERATION_START_SHARE, LAST_MOVES_CAP_PERMILLE, LAST_MOVES_TO_GO, LOW_CLOCK_MS, MARGIN_MS,
-    MAX_OVER_OPTIMUM, MIN_MOVES_TO_GO, MOVES_TO_GO, MOVES_TO_GO_PLY_DIVISOR,
-    SUDDEN_DEATH_EXTRA_MOVES, USUAL_CAP_PERMILLE,
-};
 use super::signals::Ponderhit;
 use super::Limits;
 use crate::core::Color;
 use std::time::Instant;
+
+// Shares of a budget are in permille.
+
+/// Milliseconds every budget keeps back besides `move_overhead`: the time from
+/// the stop decision to the `bestmove` line (unwinding, joining threads,
+/// printing) and a scheduling delay of a busy machine, so that
+/// `NetworkDelay 0` still never overruns (10 ms was overrun once in a full
+/// test run on two busy cores).
+pub const MARGIN_MS: u64 = 20;
+/// A clock below this many milliseconds spends less than the increment.
+pub const LOW_CLOCK_MS: u64 = 2_000;
+/// Expected moves of ours still to play at the start of a game...
+pub const MOVES_TO_GO: u64 = 50;
+/// ...one fewer every this many plies played...
+pub const MOVES_TO_GO_PLY_DIVISOR: u64 = 4;
+/// ...and never fewer than this.
+pub const MIN_MOVES_TO_GO: u64 = 20;
+/// Sudden death keeps back `MARGIN_MS` for each of `moves to go + this` moves.
+pub const SUDDEN_DEATH_EXTRA_MOVES: u64 = 2;
+/// Sudden death and Fischer: the hard limit's share of the usable clock.
+pub const HARD_LIMIT_PERMILLE: u64 = 800;
+/// Share of the increment spent per move (with a clock of at least
+/// `LOW_CLOCK_MS`).
+pub const INC_SPEND_PERMILLE: u64 = 750;
+/// With at most this many moves to the time control, the target may take...
+pub const LAST_MOVES_TO_GO: u64 = 2;
+/// ...this share of the hard limit...
+pub const LAST_MOVES_CAP_PERMILLE: u64 = 750;
+/// ...and otherwise this share.
+pub const USUAL_CAP_PERMILLE: u64 = 500;
+/// The hard limit is at most this many times the target.
+pub const MAX_OVER_OPTIMUM: u64 = 5;
+/// Byoyomi: the hard limit takes at most the clock over this, besides the
+/// period.
+pub const BYOYOMI_MAX_CLOCK_DIVISOR: u64 = 4;
+/// Byoyomi: the soft stop never comes before this share of the period.
+pub const BYOYOMI_FLOOR_PERMILLE: u64 = 950;
+/// No iteration starts after this share of the soft time: the next one
+/// takes a few times longer than the last, and could not finish.
+pub const ITERATION_START_SHARE: f64 = 0.6;
 
 /// Budgets for one search, in milliseconds.
 #[derive(Clone, Debug)]

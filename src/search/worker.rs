@@ -7,8 +7,13 @@ use super::driver::Driver;
 use super::history::History;
 use super::params::*;
 use super::picker::{Heuristics, MovePicker, NodeMoves};
+use super::score::*;
 use super::shared::{RootMove, Shared, ThreadResult};
 use super::shortwin::{Proof, ProofTable, ShortWin};
+use super::shortwin::{
+    SHORT_WINS_DROPS, SHORT_WINS_NO_DROPS, SHORT_WINS_SMALL_DROPS, SHORT_WINS_SPARSE,
+    SMALL_BOARD_SQUARES, SPARSE_PIECES,
+};
 use crate::core::BitWord;
 use crate::eval::{self, EvalTables};
 use crate::nnue::Accumulators;
