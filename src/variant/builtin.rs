@@ -1,4 +1,4 @@
-//! The built-in variants, written as data (see `RULES.md`).
+//! The built-in variants, written as data (see `docs/rules.md`).
 
 use super::movement::*;
 use super::{DeclarationRule, PieceDef, Promotion, VariantDef};

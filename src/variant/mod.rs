@@ -71,7 +71,7 @@ pub struct DeclarationRule {
     pub pieces_in_zone: u32,
 }
 
-/// A variant as written: the data of `RULES.md`.
+/// A variant as written: the data of `docs/rules.md`.
 #[derive(Copy, Clone, Debug)]
 pub struct VariantDef {
     /// The USI_Variant name.
