@@ -9,7 +9,6 @@ mod command;
 mod dialect;
 mod go;
 mod options;
-mod tune_options;
 
 pub use command::{parse, Command, GameResult, Go, ParseError, Start};
 pub use dialect::Dialect;
