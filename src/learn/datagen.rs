@@ -18,7 +18,7 @@
 
 use super::error::{LearnError, StartProblem};
 use super::record::{self, encode, RECORD_BYTES};
-use crate::core::BitWord;
+use crate::core::{BitWord, Rng};
 use crate::nnue::EvalChoice;
 use crate::position::{GameEnd, Position};
 use crate::search::TranspositionTable;
@@ -26,9 +26,6 @@ use crate::search::{Decision, Info, Limits, Score, Search, SearchOptions, Signal
 use crate::variant::Variant;
 use crate::width::Width;
 use crate::with_width;
-use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::{Read, Write};
@@ -224,7 +221,7 @@ pub fn run(cfg: &Config, progress: &mut (dyn FnMut(&str) + Send)) -> Result<Summ
 fn start_position<W: BitWord>(cfg: &Config, game: u32) -> Option<Position<W>> {
     let v = cfg.variant;
     let game_seed = cfg.seed.wrapping_add(game as u64);
-    let mut rng = StdRng::seed_from_u64(game_seed);
+    let mut rng = Rng::seed_from_u64(game_seed);
     let mut pos = if cfg.book.is_empty() {
         Position::<W>::startpos(v)
     } else {
@@ -233,7 +230,7 @@ fn start_position<W: BitWord>(cfg: &Config, game: u32) -> Option<Position<W>> {
     };
     for _ in 0..cfg.random_plies {
         let moves = pos.legal_moves();
-        let Some(&m) = moves.choose(&mut rng) else {
+        let Some(&m) = rng.choose(&moves) else {
             break;
         };
         pos.do_move(m);

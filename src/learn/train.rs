@@ -14,12 +14,11 @@
 
 use super::error::LearnError;
 use super::record::{decode, RECORD_BYTES};
+use crate::core::Rng;
 use crate::nnue::features::{Features, Layout};
 use crate::nnue::network::{Network, QA, QB, SCALE};
 use crate::position::Position;
 use crate::variant::Variant;
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
 use std::io::Read;
 use std::path::PathBuf;
 
@@ -200,16 +199,16 @@ const W1_LIMIT: f32 = 1.98;
 const W2_LIMIT: f32 = 16.0;
 
 impl Params {
-    fn new(inputs: usize, hidden: usize, rng: &mut impl Rng) -> Params {
+    fn new(inputs: usize, hidden: usize, rng: &mut Rng) -> Params {
         let s1 = 0.5 / (30f32).sqrt();
         let s2 = 1.0 / ((2 * hidden) as f32).sqrt();
         Params {
             hidden,
             w1: (0..inputs * hidden)
-                .map(|_| rng.gen_range(-s1..s1))
+                .map(|_| rng.range_f32(-s1, s1))
                 .collect(),
-            b1: (0..hidden).map(|_| rng.gen_range(0.0..0.5)).collect(),
-            w2: (0..2 * hidden).map(|_| rng.gen_range(-s2..s2)).collect(),
+            b1: (0..hidden).map(|_| rng.range_f32(0.0, 0.5)).collect(),
+            w2: (0..2 * hidden).map(|_| rng.range_f32(-s2, s2)).collect(),
             b2: 0.0,
         }
     }
@@ -433,7 +432,7 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
         train.len(),
         held.len()
     ));
-    let mut rng = rand::rngs::StdRng::seed_from_u64(cfg.seed);
+    let mut rng = Rng::seed_from_u64(cfg.seed);
     let mut p = Params::new(layout.inputs(), cfg.hidden, &mut rng);
     let mut adam = Adam {
         m: Params::zeros_like(&p),
@@ -449,7 +448,7 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
     let mut holdout_loss = Vec::new();
     let mut step = 0usize;
     for epoch in 0..cfg.epochs {
-        order.shuffle(&mut rng);
+        rng.shuffle(&mut order);
         let mut train_loss = 0f64;
         for chunk in order.chunks(batch) {
             let progress_frac = step as f32 / total_steps as f32;

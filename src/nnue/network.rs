@@ -217,11 +217,12 @@ impl Network {
     /// A network with random weights of plausible size, for tests and
     /// benchmarks of the machinery (it plays badly).
     pub fn random(v: &Variant, hidden: usize, seed: u64) -> Network {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut rng = crate::core::Rng::seed_from_u64(seed);
         let inputs = Layout::of(v).inputs();
         let mut r = |n: usize, lo: i16, hi: i16| -> Vec<i16> {
-            (0..n).map(|_| rng.gen_range(lo..=hi)).collect()
+            (0..n)
+                .map(|_| rng.range_i64(lo.into(), hi.into()) as i16)
+                .collect()
         };
         let bias = r(hidden, 0, 200);
         let w = r(inputs * hidden, -60, 60);

@@ -23,8 +23,7 @@
 use super::score::INFINITE;
 use super::shared::RootMove;
 use super::{Limits, SearchOptions};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use crate::core::Rng;
 
 // Levels, lines and the Elo fit, as Fairy-Stockfish's (with the deviations
 // each constant names).
@@ -217,7 +216,7 @@ pub(super) fn weakens(opts: &SearchOptions, limits: &Limits) -> bool {
 pub(super) struct Skill {
     /// The level its moves are weakened as: at most `SKILL_TOP_LEVELS_FROM`.
     level: i32,
-    rng: StdRng,
+    rng: Rng,
     /// The line picked, as it stood when picked.
     picked: Option<RootMove>,
 }
@@ -225,20 +224,20 @@ pub(super) struct Skill {
 impl Skill {
     /// The weakness `opts` ask for; `None` at full strength.
     pub(super) fn new(opts: &SearchOptions, variant: &str) -> Option<Skill> {
-        let mut rng = StdRng::from_entropy();
+        let mut rng = Rng::from_entropy();
         let level = if opts.limit_strength {
             // A fractional level is played as its two neighbours, in
             // proportion.
             let l = calibrated_level(variant, opts.elo);
             let below = l.floor();
-            below as i32 + i32::from(rng.gen::<f64>() < l - below)
+            below as i32 + i32::from(rng.unit_f64() < l - below)
         } else {
             opts.skill_level
         };
         // A top level plays a share of its moves at full strength: one line
         // searched, the whole time, no weakness; the others as level 10
         // (`full_strength_share`).
-        if rng.gen::<f64>() < full_strength_share(level) {
+        if rng.unit_f64() < full_strength_share(level) {
             return None;
         }
         Skill::at(level, rng)
@@ -246,7 +245,7 @@ impl Skill {
 
     /// A weakened move at `level` (`None` at full strength); a top level's
     /// is level 10's.
-    fn at(level: i32, rng: StdRng) -> Option<Skill> {
+    fn at(level: i32, rng: Rng) -> Option<Skill> {
         (level < SKILL_MAX_LEVEL).then_some(Skill {
             level: level.min(SKILL_TOP_LEVELS_FROM),
             rng,
@@ -310,7 +309,7 @@ impl Skill {
         let pull = weakness.min(SKILL_WEAKNESS_BASE);
         let mut best = (i32::MIN, first);
         for r in searched {
-            let random = self.rng.gen_range(0..weakness.max(1));
+            let random = self.rng.below(weakness.max(1) as u64) as i32;
             let push = (pull * (top - r.score) + spread * random) / SKILL_PUSH_DIVISOR;
             if r.score + push >= best.0 {
                 best = (r.score + push, r);
@@ -339,7 +338,7 @@ mod tests {
     /// A weakened move at `level` (below full strength; a top level's
     /// full-strength moves aside).
     fn skill(level: i32) -> Skill {
-        Skill::at(level, StdRng::from_entropy()).unwrap()
+        Skill::at(level, Rng::from_entropy()).unwrap()
     }
 
     #[test]
