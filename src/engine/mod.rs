@@ -77,9 +77,14 @@ pub enum Setting {
     VariantPath(Option<String>),
     /// An option tools send that changes nothing here (`UCI_Chess960 false`).
     Unchanged,
-    /// A search tunable's value (tune build: SPSA).
+    /// A search tunable's value, by its constant's name (tune build: SPSA).
     #[cfg(feature = "tune")]
-    Tune(&'static crate::search::params::Tunable, i32),
+    Tune {
+        /// The constant's name.
+        name: &'static str,
+        /// Its new value.
+        value: i32,
+    },
 }
 
 /// The engine: one per protocol session. It keeps the settings and the
@@ -217,7 +222,7 @@ impl Engine {
             Setting::VariantPath(None) | Setting::Unchanged => {}
             Setting::VariantPath(Some(path)) => self.read_variant_path(&path)?,
             #[cfg(feature = "tune")]
-            Setting::Tune(t, v) => t.set(v),
+            Setting::Tune { name, value } => self.threads.set_tunable(name, value),
         }
         Ok(())
     }

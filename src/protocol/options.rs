@@ -454,7 +454,10 @@ pub fn setting(name: &str, value: Option<&str>) -> Result<Setting, OptionError> 
                 Id::NodesLimit => Setting::NodesLimit(n as u64),
                 Id::DepthLimit => Setting::DepthLimit(n as u32),
                 #[cfg(feature = "tune")]
-                Id::Tune(i) => Setting::Tune(TUNABLES[i], n as i32),
+                Id::Tune(i) => Setting::Tune {
+                    name: TUNABLES[i].name,
+                    value: n as i32,
+                },
                 _ => Setting::MoveOverhead(n as u64),
             })
         }

@@ -472,6 +472,16 @@ impl Threads {
         }
     }
 
+    /// Sets the search tunable named `name` (tune build; within its range,
+    /// from the next search on). An unknown name changes nothing: the
+    /// protocol lists and checks the names.
+    #[cfg(feature = "tune")]
+    pub fn set_tunable(&self, name: &str, value: i32) {
+        if let Some(t) = super::params::Tunable::by_name(name) {
+            t.set(value);
+        }
+    }
+
     /// A new game: stops any job, empties the table and every thread's
     /// heuristics.
     pub fn new_game(&mut self) {

@@ -305,7 +305,7 @@ mod tune_tests {
     /// itself is set by the engine; engine-tests' `tune` test shows that.)
     #[test]
     fn tune_options() {
-        use crate::search::params::{Tunable, RFP_MARGIN, TUNABLES};
+        use crate::search::params::{Tunable, TUNABLES};
         for d in [Dialect::Usi, Dialect::Uci] {
             let lines = option_lines(d);
             let tail = &lines[lines.len() - TUNABLES.len()..];
@@ -325,7 +325,7 @@ mod tune_tests {
             &"option name LMR_BASE_X100 type spin default 60 min 30 max 120".to_string()
         ));
         match setting("rfp_margin", Some("120")) {
-            Ok(Setting::Tune(t, 120)) => assert!(std::ptr::eq(t, &RFP_MARGIN)),
+            Ok(Setting::Tune { name, value: 120 }) => assert_eq!(name, "RFP_MARGIN"),
             other => panic!("{other:?}"),
         }
         for (value, ok) in [("45", true), ("180", true), ("44", false), ("181", false)] {
