@@ -3,6 +3,7 @@
 //! `bench`, `mate`), their options read by `flags`.
 
 mod bench;
+mod cpu;
 mod flags;
 mod learn;
 mod mate;
@@ -99,6 +100,11 @@ const TOOLS: &[(&str, Tool)] = &[
 
 /// The engine with no argument, else the tool the first argument names.
 fn main() -> ExitCode {
+    // First, before any code that may use the instructions in question.
+    if let Err(line) = cpu::check() {
+        eprintln!("{line}");
+        return ExitCode::from(1);
+    }
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
         .target(env_logger::Target::Stderr)
         .init();
