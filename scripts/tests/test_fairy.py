@@ -1,4 +1,4 @@
-"""Fairy-Stockfish through match.py: the referee must accept every move it plays.
+"""Fairy-Stockfish through kawari-match: the referee must accept every move it plays.
 
 Uses ``$FAIRY_STOCKFISH_BIN`` or ``fairy-stockfish`` on the PATH (a largeboards build,
 for yarishogi); skipped when neither exists.  Checks the protocol details too: the
@@ -10,9 +10,9 @@ import os
 import shutil
 
 import pytest
-
-import referee as R
 from conftest import stub
+
+from kawari_tools import referee as R
 
 FSF = os.environ.get("FAIRY_STOCKFISH_BIN") or shutil.which("fairy-stockfish")
 

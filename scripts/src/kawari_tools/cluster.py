@@ -1,13 +1,13 @@
-"""Ray plumbing shared by ``match.py --cluster`` and ``datagen.py --cluster``.
+"""Ray plumbing shared by ``kawari-match --cluster`` and ``kawari-datagen``.
 
 * ``connect``: join a running cluster (``auto``: ``RAY_ADDRESS``, else a cluster
-  started on this machine), with this directory (scripts/) as the job's working
-  directory, so that workers import the same referee and runner code.
+  started on this machine), shipping this package to the workers with the job, so
+  that they import the same referee and runner code.
 * ``ship`` / ``local_copy``: files the tasks need (engine binaries, Heian's .ini, a
   network) go through Ray's object store, so a worker machine needs Python, Ray
   and pyffish but not the engines. Each node keeps one copy per content hash.
 
-Only the ``--cluster`` paths import this module: local runs need no Ray.
+Only the cluster paths import this module: local runs need no Ray.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from typing import Any
 
 import ray
 
-SCRIPTS_DIR = os.path.dirname(os.path.abspath(__file__))
+import kawari_tools
+
 # A task killed with its node is retried this often on other nodes; a finite
 # number, so a task that itself brings workers down cannot loop for ever.
 TASK_RETRIES = 5
@@ -136,8 +137,8 @@ def connect(arg: str) -> None:
     # log_to_driver off: Ray would copy its workers' and raylets' logs to our stdout,
     # which carries the match summary only; a task's failure comes back as an error.
     ray.init(address=address_of(arg), logging_level="WARNING", log_to_driver=False,
-             runtime_env={"working_dir": SCRIPTS_DIR,
-                          "excludes": ["tests/", "__pycache__/", "*.pyc"]})
+             runtime_env={"py_modules": [kawari_tools],
+                          "excludes": ["__pycache__/", "*.pyc"]})
 
 
 def cpus_total() -> int:
