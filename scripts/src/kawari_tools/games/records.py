@@ -15,6 +15,8 @@ from kawari_tools.usi_client import score_text
 
 @dataclass
 class GameJob:
+    """One game of a match: its number, its opening, and who has Black."""
+
     index: int          # 0-based game number
     opening_index: int
     opening: Opening
@@ -23,6 +25,9 @@ class GameJob:
 
 @dataclass
 class GameRecord:
+    """A game played: its outcome, moves, final position, names by side, think times,
+    the last score line of each move, the positions (pyffish FEN) and start time."""
+
     job: GameJob
     outcome: Outcome
     moves: list[str]
