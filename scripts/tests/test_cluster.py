@@ -298,7 +298,7 @@ def test_workers_that_cannot_run_an_engine_get_no_games(ray_cluster, tmp_path):
     assert len(refusals) == 2, err                  # the head and the worker
     for line in refusals:
         assert line.startswith("warning: node 127.0.0.1 (") and line.endswith(
-            f"exited with code 1 before usiok: {CPU_LINE}; it gets no games"), line
+            f"exited with code 1 before usiok: {CPU_LINE}; it gets no work"), line
     assert "error: no node of the cluster can run the engines" in err
     assert not records.exists() or records.read_text() == ""
 
@@ -325,6 +325,26 @@ def test_a_node_killed_during_datagen_costs_nothing(ray_cluster, tmp_path):
     rc, _, err = driver.finish()
     assert rc == 0, err
     assert chunks(out) == local_datagen(tmp_path, 16)
+
+
+def test_datagen_leaves_out_workers_that_cannot_run_kawari(ray_cluster, tmp_path):
+    # a "kawari" that runs where the driver runs and refuses the CPU on the workers
+    wrapper = tmp_path / "kawari-wrapper"
+    wrapper.write_text(f'#!/bin/sh\nif [ -z "$KAWARI_PROBE_DRIVER" ]; then\n'
+                       f'  echo "{CPU_LINE}" >&2; exit 1\nfi\nexec {KAWARI} "$@"\n')
+    wrapper.chmod(0o755)
+    out = tmp_path / "probe.bin"
+    rc, _, err = Driver(ray_cluster, [*DATAGEN, "--cluster", ray_cluster.address, "--kawari",
+                                      str(wrapper), *DATAGEN_ARGS, "--games", "2",
+                                      "--out", str(out)],
+                        env={"KAWARI_PROBE_DRIVER": "1"}).finish()
+    assert rc == 1, err
+    refusals = [line for line in err.splitlines() if "cannot run kawari: " in line]
+    assert len(refusals) == 2, err                  # the head and the worker
+    assert all(line.endswith(f"exited with code 1 before usiok: {CPU_LINE}; it gets no work")
+               for line in refusals), refusals
+    assert "error: no node of the cluster can run kawari" in err
+    assert not out.exists() or out.stat().st_size == 0
 
 
 def test_a_stopped_datagen_run_goes_on_where_it_stopped(ray_cluster, tmp_path):

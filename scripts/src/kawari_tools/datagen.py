@@ -38,9 +38,9 @@ import sys
 import tempfile
 import time
 from collections import deque
-from typing import Optional
+from typing import Optional, Union
 
-from kawari_tools import progress
+from kawari_tools import probe, progress
 
 RECORD_BYTES = 128
 GAME_AT = 10            # u32, little endian: the game's index in the run
@@ -195,10 +195,17 @@ def kawari_argv(kawari: str, o: dict, first: int, count: int, out: str,
 
 def play_shard(o: dict, first: int, count: int, kawari: tuple, net: Optional[tuple],
                kawari_data: bytes, net_data: Optional[bytes],
-               book: Optional[tuple] = None, book_data: Optional[bytes] = None) -> bytes:
-    """On a worker: run the shard with kawari datagen; its records, renumbered."""
-    from kawari_tools import cluster
+               book: Optional[tuple] = None, book_data: Optional[bytes] = None
+               ) -> Union[bytes, dict]:
+    """On a worker: run the shard with kawari datagen; its records, renumbered, or
+    ``{"node": id, "unusable": why}`` when kawari does not run on this node."""
+    import ray
+
+    from kawari_tools import cluster, probe
     binary = cluster.local_copy(*kawari, kawari_data, executable=True)
+    why = probe.probe([binary])
+    if why is not None:
+        return {"node": ray.get_runtime_context().get_node_id(), "unusable": f"kawari: {why}"}
     eval_file = cluster.local_copy(*net, net_data) if net else None
     book_file = cluster.local_copy(*book, book_data) if book else None
     with tempfile.TemporaryDirectory(prefix="kawari-shard-") as tmp:
@@ -217,6 +224,10 @@ def play_shard(o: dict, first: int, count: int, kawari: tuple, net: Optional[tup
 def sha256_of(path: str) -> str:
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
+
+
+class NoWorkers(Exception):
+    """Every node of the cluster has failed the probe."""
 
 
 class Driver:
@@ -261,6 +272,14 @@ class Driver:
         size = a.shard_games or max(1, min(50, math.ceil(todo / (4 * slots))))
         work = deque(shards(missing, size))
         kawari = cluster.ship(a.kawari)
+        workers = cluster.Workers(lambda m: print(f"warning: {m}", file=sys.stderr, flush=True))
+        workers.probe([{"label": "kawari", "argv": ["{0}"],
+                        "shipped": [(kawari.name, kawari.sha256)]}], [kawari.ref],
+                      probe.PROBE_TIMEOUT_S)
+        if not workers.usable(a.threads):
+            print("error: no node of the cluster can run kawari (see the warnings above)",
+                  file=sys.stderr)
+            return 1
         net = cluster.ship(a.eval_file) if a.eval_file else None
         book = cluster.ship(a.book) if a.book else None
         # by reference to this module, which the job ships to the workers
@@ -278,7 +297,7 @@ class Driver:
                 window = max(1, QUEUE_FACTOR * watch.cpus // a.threads)
                 while work and len(inflight) < window:
                     first, count = work.popleft()
-                    ref = task.options(num_cpus=a.threads).remote(
+                    ref = task.options(**workers.options(a.threads)).remote(
                         self.o, first, count, (kawari.name, kawari.sha256),
                         (net.name, net.sha256) if net else None, kawari.ref,
                         net.ref if net else None,
@@ -289,11 +308,22 @@ class Driver:
                 watch.check()
                 for ref in ready:
                     first, count = inflight.pop(ref)
-                    self.write(first, count, ray.get(ref))
+                    answer = ray.get(ref)
+                    if isinstance(answer, dict):        # kawari does not run there
+                        workers.reject(answer["node"], answer["unusable"])
+                        work.appendleft((first, count))
+                        if not workers.usable(a.threads):
+                            raise NoWorkers()
+                        continue
+                    self.write(first, count, answer)
         except KeyboardInterrupt:
             print("\ninterrupted; the shards written are kept (run again to go on)",
                   file=sys.stderr)
             status = 130
+        except NoWorkers:
+            print("error: no node of the cluster can run kawari (see the warnings above)",
+                  file=sys.stderr)
+            status = 1
         except ray.exceptions.RayTaskError as e:
             print(f"error: a shard failed: {e}", file=sys.stderr)
             status = 1

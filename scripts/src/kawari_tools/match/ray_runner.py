@@ -28,9 +28,8 @@ from collections import deque
 from typing import Optional
 
 import ray
-from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-from kawari_tools import cluster, probe, referee
+from kawari_tools import cluster, referee
 from kawari_tools.games.clock import TimeControl
 from kawari_tools.games.openings import Opening
 from kawari_tools.games.player import Engine, GamePlayer
@@ -41,8 +40,6 @@ from kawari_tools.usi_client import EngineError, EngineSpec, IoLog
 # Tasks kept in flight per pair the cluster can run at once: enough to keep every
 # node busy while answers travel, few enough that an SPRT stop wastes little.
 QUEUE_FACTOR = 2
-# The label every Ray node carries with its id: tasks avoid the nodes that failed.
-NODE_ID_LABEL = "ray.io/node-id"
 
 
 def threads_of(options: list[tuple[str, Optional[str]]]) -> int:
@@ -52,39 +49,13 @@ def threads_of(options: list[tuple[str, Optional[str]]]) -> int:
     return 1
 
 
-def _engine_argvs(engines: list[dict], blobs: tuple) -> list[list[str]]:
-    """On a worker: each engine's command line, its shipped program written out."""
-    argvs, at = [], 0
-    for e in engines:
-        argvs.append(cluster.fetch_command(e["argv"], e["shipped"],
-                                           blobs[at:at + len(e["shipped"])]))
-        at += len(e["shipped"])
-    return argvs
-
-
-def _probe_all(engines: list[dict], argvs: list[list[str]], timeout: float) -> Optional[str]:
-    """Why some engine cannot run on this node (naming it), or None."""
-    for n, (e, argv) in enumerate(zip(engines, argvs)):
-        why = probe.probe(argv, timeout)
-        if why is not None:
-            return f"engine {n + 1} ({e['name']}): {why}"
-    return None
-
-
-@ray.remote(num_cpus=0, max_retries=cluster.TASK_RETRIES, retry_exceptions=False)
-def probe_node(engines: list[dict], timeout: float, *blobs: bytes) -> dict:
-    """Whether this node runs every engine: ``{"node": id, "why": None or a line}``."""
-    why = _probe_all(engines, _engine_argvs(engines, blobs), timeout)
-    return {"node": ray.get_runtime_context().get_node_id(), "why": why}
-
-
 @ray.remote(max_retries=cluster.TASK_RETRIES, retry_exceptions=False)
 def play_pair(setup: dict, jobs: list[dict], ini: bytes, *blobs: bytes) -> dict:
     """Play ``jobs`` (one or two games) on this worker; their records as plain data,
     or ``unusable`` (why) when an engine does not run on this node."""
     node = ray.get_runtime_context().get_node_id()
-    argvs = _engine_argvs(setup["engines"], blobs)
-    why = _probe_all(setup["engines"], argvs, setup["startup_timeout"])
+    argvs = cluster.fetch_commands(setup["engines"], blobs)
+    why = cluster.why_not_here(setup["engines"], argvs, setup["startup_timeout"])
     if why is not None:
         return {"results": [], "warnings": [], "node": node, "unusable": why}
     ini_path = cluster.local_copy(setup["ini_name"], setup["ini_sha"], ini)
@@ -121,19 +92,13 @@ def _job(job: GameJob) -> dict:
             "moves": job.opening.moves, "first_black": job.first_black}
 
 
-def _node_names() -> dict[str, str]:
-    """Alive nodes' ids -> their address, to name them in messages."""
-    return {n["NodeID"]: n.get("NodeManagerAddress", "?") for n in ray.nodes()
-            if n.get("Alive")}
-
-
 class RayRunner:
     """Plays a match's games on the Ray cluster at ``address`` (``HEAD:PORT``, or
     ``auto``: ``RAY_ADDRESS``, else a cluster started on this machine)."""
 
     def __init__(self, address: str):
         self.address = address
-        self.bad_nodes: dict[str, str] = {}     # node id -> why it cannot play
+        self.workers: Optional[cluster.Workers] = None
 
     def run(self, state: MatchState) -> int:
         """Play the match on the cluster; its exit status (``CLUSTER_LOST`` after the
@@ -171,39 +136,12 @@ class RayRunner:
                 engine.quit()
         return names
 
-    def _probe_nodes(self, state: MatchState, engines: list[dict], blobs: list) -> None:
-        """Probe every alive node with CPUs; note (and report) those that fail."""
-        names = _node_names()
-        nodes = [n["NodeID"] for n in ray.nodes()
-                 if n.get("Alive") and n["Resources"].get("CPU", 0) > 0]
-        refs = [probe_node.options(scheduling_strategy=NodeAffinitySchedulingStrategy(
-                    node, soft=False)).remote(engines, state.config.startup_timeout, *blobs)
-                for node in nodes]
-        for answer in ray.get(refs):
-            if answer["why"] is not None:
-                self._reject(state, answer["node"], answer["why"], names)
-
-    def _reject(self, state: MatchState, node: str, why: str,
-                names: Optional[dict[str, str]] = None) -> None:
-        if node in self.bad_nodes:
-            return
-        self.bad_nodes[node] = why
-        where = (names or _node_names()).get(node, "?")
-        state.warn(f"node {where} ({node[:8]}) cannot run {why}; it gets no games")
-
     def _usable(self, state: MatchState, per_pair: int) -> bool:
         """Whether some node that can run the engines holds a pair; an error if not."""
-        if any(n.get("Alive") and n["NodeID"] not in self.bad_nodes
-               and n["Resources"].get("CPU", 0) >= per_pair for n in ray.nodes()):
+        if self.workers.usable(per_pair):
             return True
         state.error("no node of the cluster can run the engines (see the warnings above)")
         return False
-
-    def _options(self, per_pair: int) -> dict:
-        options: dict = {"num_cpus": per_pair}
-        if self.bad_nodes:
-            options["label_selector"] = {NODE_ID_LABEL: f"!in({','.join(self.bad_nodes)})"}
-        return options
 
     def _play(self, state: MatchState, watch) -> int:
         """Probe the nodes, submit the pairs, count the answers as they come."""
@@ -216,9 +154,13 @@ class RayRunner:
             argv, shipped = cluster.ship_command(spec.argv)
             # the names found here: a worker's engine is named before it starts
             engines.append({"argv": argv, "name": name, "options": spec.options,
+                            "label": f"engine {len(engines) + 1} ({name})",
                             "shipped": [(s.name, s.sha256) for s in shipped]})
             blobs += [s.ref for s in shipped]
-        self._probe_nodes(state, engines, blobs)
+        # a runner may play several matches (SPSA): it keeps what it learnt of the nodes
+        self.workers = self.workers or cluster.Workers(state.warn)
+        self.workers.warn = state.warn
+        self.workers.probe(engines, blobs, c.startup_timeout)
         if not self._usable(state, per_pair):
             return ENGINE_FAILED
         setup = {"variant": c.variant.name, "tc": dataclasses.asdict(c.tc),
@@ -236,7 +178,7 @@ class RayRunner:
                 window = max(1, QUEUE_FACTOR * watch.cpus // per_pair)
                 while pending and len(inflight) < window:
                     pair = pending.popleft()
-                    ref = play_pair.options(**self._options(per_pair)).remote(
+                    ref = play_pair.options(**self.workers.options(per_pair)).remote(
                         setup, [_job(j) for j in pair], ini.ref, *blobs)
                     inflight[ref] = pair
                 ready, _ = ray.wait(list(inflight), num_returns=1, timeout=1.0)
@@ -245,7 +187,7 @@ class RayRunner:
                     pair = inflight.pop(ref)
                     answer = ray.get(ref)
                     if "unusable" in answer:
-                        self._reject(state, answer["node"], answer["unusable"])
+                        self.workers.reject(answer["node"], answer["unusable"])
                         pending.appendleft(pair)
                         if not self._usable(state, per_pair):
                             status = ENGINE_FAILED
