@@ -3,8 +3,9 @@ cluster, and the test and reference tools.
 
 The layers, each importing only those above it:
 
-* ``referee``, ``usi_client``, ``elo_stats``, ``progress``, ``paths``: the rules
-  (with pyffish), talking USI, the statistics, progress text, file locations.
+* ``referee``, ``usi_client``, ``elo_stats``, ``progress``, ``paths``, ``probe``:
+  the rules (with pyffish), talking USI, the statistics, progress text, file
+  locations, and whether an engine runs here at all.
 * ``games``: the games core both match runners share: the clock, openings,
   records and the player that referees one game between two engines.
 * ``match``: a match as a ``MatchConfig`` run by ``LocalRunner`` (threads) or
@@ -14,5 +15,7 @@ The layers, each importing only those above it:
   tools' own logic, calling ``run_match`` where they play games.
 * ``cli``: one module per command (``kawari-match``, ...); nothing imports them.
 
-Only ``match.ray_runner`` and ``cluster`` import Ray: a local match needs none.
+``cluster`` is the Ray plumbing (joining, shipping files, probing the nodes) that
+``match.ray_runner`` and ``datagen`` use; only these import Ray, so a local match
+needs none.
 """
