@@ -4,7 +4,8 @@
 Run inside a network namespace of its own (``unshare -n``), where 127.0.0.1 is the
 only address there is; it brings ``lo`` up, starts a head and one worker node
 (``ray.cluster_utils.Cluster``, how Ray tests itself) with usage statistics off,
-prints ``HARNESS {"address": ...}`` on stdout (Ray prints there too) and then obeys one command per stdin line:
+prints ``HARNESS {"address": ...}`` on stdout (Ray prints there too) and then obeys
+one command per stdin line:
 
   kill    wait until the worker node is running a task, kill it (no grace), add a
           fresh worker node in its place; answer ``HARNESS {"killed_busy": true}``

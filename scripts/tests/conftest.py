@@ -1,4 +1,8 @@
-"""Shared helpers for the match-runner tests: paths, running match.py, reading output."""
+"""Shared helpers for the tools' tests: paths, running kawari-match, reading output.
+
+The tests import the installed package (``pip install -e 'scripts[dev]'``) and run
+the commands as ``python -m kawari_tools.cli.<tool>``, the modules behind the
+console entry points."""
 
 import json
 import os
@@ -12,16 +16,20 @@ import pytest
 TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS_DIR = os.path.dirname(TESTS_DIR)
 REPO_ROOT = os.path.dirname(SCRIPTS_DIR)
-MATCH = os.path.join(SCRIPTS_DIR, "match.py")
+# a command line's start for each tool, as `kawari-<tool>` runs it
+MATCH = ["-m", "kawari_tools.cli.match"]
 STUB = os.path.join(TESTS_DIR, "stubs", "stub_engine.py")
 # The reference perft data shipped with the project (see its PROVENANCE.md).
 PERFT_DIR = os.path.join(REPO_ROOT, "engine-tests", "data")
 
-if SCRIPTS_DIR not in sys.path:
-    sys.path.insert(0, SCRIPTS_DIR)
-
 SCORE_RE = re.compile(r"^Score of (.+) vs (.+): (\d+) - (\d+) - (\d+)  \[(\d\.\d{3})\] (\d+)$")
 ELO_RE = re.compile(r"^Elo difference: (-?[\d.]+|-?inf|nan) \+/- ([\d.]+|inf|nan)$")
+
+
+def tool(name: str) -> list[str]:
+    """The command line that runs tool ``name`` (``match``, ``spsa``, ...) as its
+    ``kawari-<name>`` entry point does."""
+    return [sys.executable, "-m", f"kawari_tools.cli.{name}"]
 
 
 def stub(*extra: str) -> str:
@@ -52,13 +60,13 @@ class MatchRun:
 
 @pytest.fixture
 def run_match(tmp_path):
-    """Run match.py with the given arguments; records go to a temporary file."""
+    """Run kawari-match with the given arguments; records go to a temporary file."""
     counter = [0]
 
     def run(*args: str, timeout: float = 120, check: bool = True) -> MatchRun:
         counter[0] += 1
         records = tmp_path / f"records{counter[0]}.jsonl"
-        cmd = [sys.executable, MATCH, *args, "--records", str(records)]
+        cmd = [sys.executable, *MATCH, *args, "--records", str(records)]
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
                               cwd=REPO_ROOT)
         recs = []

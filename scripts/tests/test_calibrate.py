@@ -1,18 +1,16 @@
 """calibrate.py: the level search (steps, brackets, the secant, the estimate) and whole
-runs through match.py with stub engines: one that always loses climbs the levels, and
+runs through kawari-match with stub engines: one that always loses climbs the levels, and
 the options of each match reach the engines."""
 
 import json
-import os
 import subprocess
-import sys
 
 import pytest
+from conftest import REPO_ROOT, stub, tool
 
-import calibrate as C
-from conftest import REPO_ROOT, SCRIPTS_DIR, stub
+from kawari_tools import calibrate as C
 
-CALIBRATE = os.path.join(SCRIPTS_DIR, "calibrate.py")
+CALIBRATE = tool("calibrate")
 
 
 def t(level, wins, draws, losses):
@@ -73,7 +71,7 @@ def test_the_estimate_interpolates_a_bracket_or_extrapolates_the_last_level():
 
 
 def run(*args, timeout=120):
-    proc = subprocess.run([sys.executable, CALIBRATE, *args], capture_output=True,
+    proc = subprocess.run([*CALIBRATE, *args], capture_output=True,
                           text=True, timeout=timeout, cwd=REPO_ROOT)
     return proc.returncode, proc.stdout, proc.stderr
 
@@ -101,7 +99,7 @@ def test_a_kawari_that_always_loses_climbs_until_its_rounds_are_spent(tmp_path):
                                "0-4-0 (-inf +/- nan) => level 20.0")
     assert lines[3] == 'Row: ("judkins", [10.7, 20.0]),'
     assert err.count("USI_Elo 1000: level ") == 3
-    assert err.count("[4/4] game") == 5                 # match.py's progress, per match
+    assert err.count("[4/4] game") == 5                 # kawari-match's progress, per match
     got = [json.loads(line) for line in records.read_text().splitlines()]
     assert len(got) == 20
     # each match from the next openings of the suite, numbered as in the suite

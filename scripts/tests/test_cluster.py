@@ -1,4 +1,4 @@
-"""match.py --cluster and datagen.py --cluster on a two-node Ray cluster that lives on
+"""kawari-match --cluster and kawari-datagen on a two-node Ray cluster that lives on
 loopback only, in a network namespace of its own (cluster_harness.py): the same games
 and records as a local run, also when a node is killed mid-run; an engine's crash is
 a loss, not a retry; an SPRT decision ends the run. Skipped, with the reason, where a
@@ -13,15 +13,18 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Optional
 
 import pytest
+from conftest import MATCH, TESTS_DIR, stub
+from test_kawari import KAWARI, REQUIRED
+from test_kawari import REASON as KAWARI_REASON
+from test_probe import CPU_LINE
 
-import datagen
-from conftest import MATCH, SCRIPTS_DIR, TESTS_DIR, stub
-from test_kawari import KAWARI, REASON as KAWARI_REASON, REQUIRED
+from kawari_tools import datagen
 
 HARNESS = os.path.join(TESTS_DIR, "cluster_harness.py")
-DATAGEN = os.path.join(SCRIPTS_DIR, "datagen.py")
+DATAGEN = ["-m", "kawari_tools.cli.datagen"]
 # A match of two different engines (hand-made evaluation against the network), so
 # the two games of a pair differ; fixed nodes per move make it deterministic. No
 # --name: the records carry the engines' own names, as locally.
@@ -35,7 +38,7 @@ def _cannot_cluster():
     try:
         import ray  # noqa: F401
     except ImportError:
-        return "ray is not installed (pip install -r scripts/requirements.txt)"
+        return "ray is not installed (pip install -e 'scripts[cluster]')"
     missing = [t for t in ("unshare", "nsenter", "ip") if shutil.which(t) is None]
     if missing:
         return f"{', '.join(missing)} not found: no network namespace for the test cluster"
@@ -63,7 +66,7 @@ class Harness:
         deadline = time.monotonic() + timeout
         while True:
             out: queue.Queue = queue.Queue()
-            threading.Thread(target=lambda: out.put(self.proc.stdout.readline()),
+            threading.Thread(target=lambda q=out: q.put(self.proc.stdout.readline()),
                              daemon=True).start()
             try:
                 line = out.get(timeout=max(0.1, deadline - time.monotonic()))
@@ -112,11 +115,11 @@ def ray_cluster(tmp_path_factory):
 
 
 class Driver:
-    """A driver process (match.py or datagen.py) inside the namespace, its stderr
+    """A driver process (kawari-match or kawari-datagen) inside the namespace, its stderr
     read line by line so a test can act in the middle of the run."""
 
-    def __init__(self, cluster: Harness, argv: list[str]):
-        env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
+    def __init__(self, cluster: Harness, argv: list[str], env: Optional[dict] = None):
+        env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", **(env or {}))
         self.proc = subprocess.Popen(cluster.inside([sys.executable, *argv]),
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True, env=env)
@@ -180,18 +183,19 @@ def untimed(summary: str) -> str:
 
 
 def test_local_match_does_not_import_ray():
-    code = ("import sys, match; rc = match.main(['--variant', 'shogi', '--engine', %r, "
+    code = ("import sys; from kawari_tools.cli import match; "
+            "rc = match.main(['--variant', 'shogi', '--engine', %r, "
             "'--engine', %r, '--games', '2', '--depth', '1', '--max-plies', '20', '--quiet']); "
             "print('ray' in sys.modules, rc)") % (stub(), stub())
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=SCRIPTS_DIR, timeout=120).stdout
+                         timeout=120).stdout
     assert out.splitlines()[-1] == "False 0", out
 
 
 def test_cluster_match_plays_the_local_games(ray_cluster, run_match, tmp_path):
     local = run_match(*MATCH_ARGS, "--games", "6")
     records = tmp_path / "cluster.jsonl"
-    rc, out, err = Driver(ray_cluster, [MATCH, *MATCH_ARGS, "--games", "6", "--records",
+    rc, out, err = Driver(ray_cluster, [*MATCH, *MATCH_ARGS, "--games", "6", "--records",
                                         str(records), "--cluster", ray_cluster.address]).finish()
     assert rc == 0, err
     assert untimed(out) == untimed(local.stdout)    # summary, Elo, cutechess lines
@@ -204,7 +208,7 @@ def test_cluster_match_plays_the_local_games(ray_cluster, run_match, tmp_path):
 def test_a_node_killed_during_a_match_costs_nothing(ray_cluster, run_match, tmp_path):
     local = run_match(*MATCH_ARGS, "--games", "12")
     records = tmp_path / "cluster.jsonl"
-    driver = Driver(ray_cluster, [MATCH, *MATCH_ARGS, "--games", "12", "--records",
+    driver = Driver(ray_cluster, [*MATCH, *MATCH_ARGS, "--games", "12", "--records",
                                   str(records), "--cluster", ray_cluster.address])
     driver.wait_for_line("[1/12]")
     assert ray_cluster.kill_worker() == {"killed_busy": True}
@@ -219,7 +223,7 @@ def test_a_node_killed_during_a_match_costs_nothing(ray_cluster, run_match, tmp_
 def test_an_engine_crash_on_the_cluster_is_a_loss(ray_cluster, tmp_path):
     records = tmp_path / "crash.jsonl"
     rc, out, err = Driver(ray_cluster, [
-        MATCH, "--variant", "shogi", "--engine", stub(), "--engine",
+        *MATCH, "--variant", "shogi", "--engine", stub(), "--engine",
         stub("--mode", "crash", "--after", "2"), "--name", "R", "--name", "X", "--games", "2",
         "--depth", "1", "--records", str(records), "--cluster", ray_cluster.address]).finish()
     assert rc == 0, err
@@ -234,7 +238,7 @@ def test_an_sprt_decision_ends_the_cluster_match(ray_cluster):
     # the pairs still running then are cancelled and not counted.
     t0 = time.monotonic()
     rc, out, err = Driver(ray_cluster, [
-        MATCH, "--variant", "shogi", "--engine", stub(), "--engine", stub("--mode", "resign"),
+        *MATCH, "--variant", "shogi", "--engine", stub(), "--engine", stub("--mode", "resign"),
         "--name", "R", "--name", "X", "--games", "400", "--depth", "1",
         "--sprt", "0,300,0.05,0.05", "--cluster", ray_cluster.address]).finish()
     assert rc == 0, err
@@ -254,7 +258,7 @@ def test_a_lost_head_ends_the_match_with_what_finished(ray_cluster, tmp_path):
     doomed = Harness(str(tmp_path / "harness.log"))
     try:
         records = tmp_path / "lost.jsonl"
-        driver = Driver(doomed, [MATCH, *MATCH_ARGS, "--games", "1000", "--records",
+        driver = Driver(doomed, [*MATCH, *MATCH_ARGS, "--games", "1000", "--records",
                                  str(records), "--cluster", doomed.address])
         driver.wait_for_line("[2/1000]")
         assert doomed.command("kill-head") == {"head_killed": True}
@@ -273,17 +277,37 @@ def test_a_lost_head_ends_the_match_with_what_finished(ray_cluster, tmp_path):
 
 
 def test_a_pair_no_node_can_hold_is_refused(ray_cluster):
-    rc, out, err = Driver(ray_cluster, [MATCH, *MATCH_ARGS, "--games", "2", "--option",
+    rc, out, err = Driver(ray_cluster, [*MATCH, *MATCH_ARGS, "--games", "2", "--option",
                                         "Threads=2", "--cluster", ray_cluster.address]).finish()
     assert rc == 1 and out == ""
     assert "asks for 4 CPUs, but the largest node of the cluster has 2" in err
+
+
+def test_workers_that_cannot_run_an_engine_get_no_games(ray_cluster, tmp_path):
+    # engine 2 runs where the driver runs (it has the variable) and refuses the CPU
+    # on the workers (their processes come from the cluster, without it): both nodes
+    # are probed, reported with the engine's own line, and no game is played
+    records = tmp_path / "probe.jsonl"
+    rc, out, err = Driver(ray_cluster, [
+        *MATCH, "--variant", "shogi", "--engine", stub(), "--engine",
+        stub("--mode", "cpu", "--only-without", "KAWARI_PROBE_DRIVER"), "--name", "R",
+        "--name", "X", "--games", "4", "--depth", "1", "--records", str(records),
+        "--cluster", ray_cluster.address], env={"KAWARI_PROBE_DRIVER": "1"}).finish()
+    assert rc == 1 and out == "", err
+    refusals = [line for line in err.splitlines() if "cannot run engine 2 (X)" in line]
+    assert len(refusals) == 2, err                  # the head and the worker
+    for line in refusals:
+        assert line.startswith("warning: node 127.0.0.1 (") and line.endswith(
+            f"exited with code 1 before usiok: {CPU_LINE}; it gets no work"), line
+    assert "error: no node of the cluster can run the engines" in err
+    assert not records.exists() or records.read_text() == ""
 
 
 # --------------------------------------------------------------------------- datagen
 
 def test_cluster_datagen_writes_the_local_records(ray_cluster, tmp_path):
     out = tmp_path / "cluster.bin"
-    rc, _, err = Driver(ray_cluster, [DATAGEN, "--cluster", ray_cluster.address,
+    rc, _, err = Driver(ray_cluster, [*DATAGEN, "--cluster", ray_cluster.address,
                                       "--kawari", KAWARI, *DATAGEN_ARGS, "--games", "8",
                                       "--shard-games", "3", "--out", str(out)]).finish()
     assert rc == 0, err
@@ -293,7 +317,7 @@ def test_cluster_datagen_writes_the_local_records(ray_cluster, tmp_path):
 
 def test_a_node_killed_during_datagen_costs_nothing(ray_cluster, tmp_path):
     out = tmp_path / "cluster.bin"
-    driver = Driver(ray_cluster, [DATAGEN, "--cluster", ray_cluster.address, "--kawari",
+    driver = Driver(ray_cluster, [*DATAGEN, "--cluster", ray_cluster.address, "--kawari",
                                   KAWARI, *DATAGEN_ARGS, "--games", "16", "--shard-games", "1",
                                   "--out", str(out)])
     driver.wait_for_line("datagen: 1/16")
@@ -303,9 +327,29 @@ def test_a_node_killed_during_datagen_costs_nothing(ray_cluster, tmp_path):
     assert chunks(out) == local_datagen(tmp_path, 16)
 
 
+def test_datagen_leaves_out_workers_that_cannot_run_kawari(ray_cluster, tmp_path):
+    # a "kawari" that runs where the driver runs and refuses the CPU on the workers
+    wrapper = tmp_path / "kawari-wrapper"
+    wrapper.write_text(f'#!/bin/sh\nif [ -z "$KAWARI_PROBE_DRIVER" ]; then\n'
+                       f'  echo "{CPU_LINE}" >&2; exit 1\nfi\nexec {KAWARI} "$@"\n')
+    wrapper.chmod(0o755)
+    out = tmp_path / "probe.bin"
+    rc, _, err = Driver(ray_cluster, [*DATAGEN, "--cluster", ray_cluster.address, "--kawari",
+                                      str(wrapper), *DATAGEN_ARGS, "--games", "2",
+                                      "--out", str(out)],
+                        env={"KAWARI_PROBE_DRIVER": "1"}).finish()
+    assert rc == 1, err
+    refusals = [line for line in err.splitlines() if "cannot run kawari: " in line]
+    assert len(refusals) == 2, err                  # the head and the worker
+    assert all(line.endswith(f"exited with code 1 before usiok: {CPU_LINE}; it gets no work")
+               for line in refusals), refusals
+    assert "error: no node of the cluster can run kawari" in err
+    assert not out.exists() or out.stat().st_size == 0
+
+
 def test_a_stopped_datagen_run_goes_on_where_it_stopped(ray_cluster, tmp_path):
     out = tmp_path / "cluster.bin"
-    argv = [DATAGEN, "--cluster", ray_cluster.address, "--kawari", KAWARI, *DATAGEN_ARGS,
+    argv = [*DATAGEN, "--cluster", ray_cluster.address, "--kawari", KAWARI, *DATAGEN_ARGS,
             "--games", "12", "--shard-games", "1", "--out", str(out)]
     first = Driver(ray_cluster, argv)
     first.wait_for_line("datagen: 1/12")

@@ -5,13 +5,12 @@ import json
 import os
 import struct
 import subprocess
-import sys
 
 import pytest
-
-import datagen as D
-from conftest import SCRIPTS_DIR
+from conftest import tool
 from test_kawari import kawari  # noqa: F401  (the fixture: the built engine)
+
+from kawari_tools import datagen as D
 
 HEADER = {"options": {"variant": "judkins", "nodes": 400}, "kawari_sha256": "abc"}
 
@@ -75,7 +74,7 @@ def test_a_file_of_kawari_datagen_goes_on_after_its_highest_game(tmp_path):
 
 
 def test_cluster_is_required_and_kawari_must_exist(tmp_path):
-    run = [sys.executable, f"{SCRIPTS_DIR}/datagen.py"]
+    run = tool("datagen")
     proc = subprocess.run(run + ["--games", "2", "--out", "x"], capture_output=True,
                           text=True, timeout=60)
     assert proc.returncode == 2 and "--cluster" in proc.stderr

@@ -3,9 +3,10 @@
 import contextlib
 import io
 
-import find_short_wins
-import referee as R
 from conftest import stub
+
+from kawari_tools import referee as R
+from kawari_tools.cli import find_short_wins
 
 
 def test_candidates_are_the_winners_positions_near_the_end():

@@ -2,8 +2,8 @@
 
 import os
 
-import gen_reference
-import referee
+from kawari_tools import referee
+from kawari_tools.cli import gen_reference
 
 DATA = gen_reference.DATA_DIR
 

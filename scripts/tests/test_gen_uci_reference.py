@@ -3,8 +3,9 @@ them; it reproduces the shipped data."""
 
 import os
 
-import gen_uci_reference
 import pyffish
+
+from kawari_tools.cli import gen_uci_reference
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                     "engine-tests", "data")

@@ -1,4 +1,4 @@
-"""Kawari vs Kawari at low depth: a short match per variant through match.py.
+"""Kawari vs Kawari at low depth: a short match per variant through kawari-match.
 
 The binary is ``target/release/kawari`` under the repository root, or ``$KAWARI_BIN``.
 The tests are skipped (with the reason) when the binary does not exist or does not
@@ -11,9 +11,9 @@ import os
 import subprocess
 
 import pytest
-
-import referee as R
 from conftest import REPO_ROOT
+
+from kawari_tools import referee as R
 
 KAWARI = os.environ.get("KAWARI_BIN") or os.path.join(REPO_ROOT, "target", "release", "kawari")
 DEPTH = os.environ.get("KAWARI_DEPTH", "2")

@@ -1,17 +1,15 @@
 """label.py: sampling of match-record positions and the JSON lines it writes."""
 
 import json
-import os
 import subprocess
-import sys
 
-from conftest import SCRIPTS_DIR, stub
+from conftest import stub, tool
 
-LABEL = os.path.join(SCRIPTS_DIR, "label.py")
+LABEL = tool("label")
 
 
 def label(*args: str) -> tuple[list, str]:
-    proc = subprocess.run([sys.executable, LABEL, *args], capture_output=True, text=True,
+    proc = subprocess.run([*LABEL, *args], capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0, proc.stderr
     return [json.loads(line) for line in proc.stdout.splitlines()], proc.stderr
@@ -51,6 +49,6 @@ def test_scores_beyond_the_limit_are_left_out(run_match, tmp_path):
 
 
 def test_depth_or_nodes_is_required(tmp_path):
-    proc = subprocess.run([sys.executable, LABEL, "--engine", "x", str(tmp_path / "r")],
+    proc = subprocess.run([*LABEL, "--engine", "x", str(tmp_path / "r")],
                           capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2 and "--depth" in proc.stderr

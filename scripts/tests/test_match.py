@@ -1,14 +1,18 @@
-"""match.py end to end against stub engines: misbehaving engines are caught and scored,
+"""kawari-match end to end against stub engines: misbehaving engines are caught and scored,
 time controls forfeit, openings and records, options, SPRT, a short match per variant."""
 
 import os
 import re
 
 import pytest
-
-import match
-import referee as R
 from conftest import REPO_ROOT, stub
+
+from kawari_tools import paths
+from kawari_tools import referee as R
+from kawari_tools.cli import match
+from kawari_tools.games.clock import TimeControl
+from kawari_tools.games.openings import default_openings_path, load_openings, random_openings
+from kawari_tools.match import DEFAULT_RANDOM_PLIES, parse_options
 
 VALID_REASONS = {"checkmate", "stalemate", "repetition", "perpetual check", "bare king",
                  "declaration", "false declaration", "impasse", "move cap", "illegal move",
@@ -198,7 +202,7 @@ def test_variant_options_only_when_listed(run_match, tmp_path):
                     "--games", "1", "--depth", "1", "--max-plies", "6")
     one, two = t1.read_text().splitlines(), t2.read_text().splitlines()
     assert one[0] == two[0] == "usi"
-    ini = os.path.join(os.path.dirname(match.__file__), "heian.ini")
+    ini = paths.DEFAULT_HEIAN_INI
     assert one[1:5] == [f"setoption name VariantPath value {ini}",
                         "setoption name USI_Variant value heian9x8",
                         "setoption name USI_Hash value 32",
@@ -229,25 +233,25 @@ def test_go_commands_per_time_control(run_match, tmp_path):
                     if line.startswith("go"))
     assert first_go == "go btime 5000 wtime 5000 binc 250 winc 250"
     clocks = {R.BLACK: 0.0, R.WHITE: 0.0}
-    assert match.TimeControl.fischer("5").go({R.BLACK: 5000.0, R.WHITE: 4000.4}, R.WHITE) \
+    assert TimeControl.fischer("5").go({R.BLACK: 5000.0, R.WHITE: 4000.4}, R.WHITE) \
         == ("go btime 5000 wtime 4000", 4000.4)
-    assert match.TimeControl("movetime", movetime_ms=40).go(clocks, R.BLACK) == ("go movetime 40", 40)
-    assert match.TimeControl("nodes", nodes=1000).go(clocks, R.BLACK) == ("go nodes 1000", None)
-    assert match.TimeControl("depth", depth=2).go(clocks, R.WHITE) == ("go depth 2", None)
+    assert TimeControl("movetime", movetime_ms=40).go(clocks, R.BLACK) == ("go movetime 40", 40)
+    assert TimeControl("nodes", nodes=1000).go(clocks, R.BLACK) == ("go nodes 1000", None)
+    assert TimeControl("depth", depth=2).go(clocks, R.WHITE) == ("go depth 2", None)
 
 
 def test_parse_options_and_time_controls():
-    opts = match.parse_options(["1:USI_Hash=64", "Threads=2", "2:Name=x=y", "Button"])
+    opts = parse_options(["1:USI_Hash=64", "Threads=2", "2:Name=x=y", "Button"])
     assert opts[0] == [("USI_Hash", "64"), ("Threads", "2"), ("Button", None)]
     assert opts[1] == [("Threads", "2"), ("Name", "x=y"), ("Button", None)]
     with pytest.raises(ValueError):
-        match.parse_options(["3:A=1"])
-    tc = match.TimeControl.fischer("10+0.1")
+        parse_options(["3:A=1"])
+    tc = TimeControl.fischer("10+0.1")
     assert (tc.base_ms, tc.inc_ms) == (10000, 100)
-    assert match.TimeControl.fischer("1:30").base_ms == 90000
-    by = match.TimeControl.byoyomi("10+1")
+    assert TimeControl.fischer("1:30").base_ms == 90000
+    by = TimeControl.byoyomi("10+1")
     assert (by.base_ms, by.byoyomi_ms) == (10000, 1000)
-    assert match.TimeControl.byoyomi("2").byoyomi_ms == 2000
+    assert TimeControl.byoyomi("2").byoyomi_ms == 2000
     clocks = by.initial_clocks()
     cmd, allowed = by.go(clocks, R.BLACK)
     assert cmd == "go btime 10000 wtime 10000 byoyomi 1000" and allowed == 11000
@@ -328,10 +332,10 @@ def test_bad_openings_file(run_match, tmp_path):
 
 @pytest.mark.parametrize("variant", list(R.VARIANTS))
 def test_the_balanced_suite_is_the_default(run_match, variant):
-    suite = match.default_openings_path(variant)
+    suite = default_openings_path(variant)
     assert suite == os.path.join(REPO_ROOT, "openings", f"{variant}.txt")
     v = R.VARIANTS[variant]
-    book = match.load_openings(suite, v, v.start_sfen)
+    book = load_openings(suite, v, v.start_sfen)
     run = run_match("--variant", variant, "--engine", stub(), "--engine", stub(),
                     "--games", "4", "--depth", "1", "--max-plies", "20")
     recs = sorted(run.records, key=lambda r: r["game"])
@@ -357,18 +361,18 @@ def test_random_openings_instead_of_the_suite(run_match):
     run = run_match("--variant", "judkins", "--engine", stub(), "--engine", stub(),
                     "--games", "2", "--depth", "1", "--max-plies", "10",
                     "--start-sfen", handicap)
-    assert all(r["start_sfen"] == handicap and r["opening_plies"] == match.DEFAULT_RANDOM_PLIES
+    assert all(r["start_sfen"] == handicap and r["opening_plies"] == DEFAULT_RANDOM_PLIES
                for r in run.records)
 
 
 def test_random_openings_are_seeded():
     v = R.VARIANTS["judkins"]
-    a = match.random_openings(v, v.start_sfen, 6, 3, seed=5)
-    b = match.random_openings(v, v.start_sfen, 6, 3, seed=5)
-    c = match.random_openings(v, v.start_sfen, 6, 3, seed=6)
+    a = random_openings(v, v.start_sfen, 6, 3, seed=5)
+    b = random_openings(v, v.start_sfen, 6, 3, seed=5)
+    c = random_openings(v, v.start_sfen, 6, 3, seed=6)
     assert [o.moves for o in a] == [o.moves for o in b] != [o.moves for o in c]
     assert all(len(o.moves) == 6 for o in a)
-    assert match.random_openings(v, v.start_sfen, 0, 1, seed=1)[0].moves == []
+    assert random_openings(v, v.start_sfen, 0, 1, seed=1)[0].moves == []
 
 
 def test_csa_record(run_match, tmp_path):

@@ -4,7 +4,7 @@ import json
 import sys
 import textwrap
 
-import mate_suite
+from kawari_tools.cli import mate_suite
 
 KOTEN3 = "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1"
 

@@ -8,9 +8,9 @@ import random
 
 import pyffish
 import pytest
-
-import referee as R
 from conftest import PERFT_DIR
+
+from kawari_tools import referee as R
 
 ALL = list(R.VARIANTS)
 START_PERFT1 = {"shogi": 30, "judkins": 20, "yarishogi": 20, "heian": 26, "heian9x8": 26,
@@ -115,7 +115,8 @@ def test_fen_conversion_details():
     assert fen.startswith("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[")
     assert fen.split()[1] == "b"                 # White to move is "b" in pyffish
     assert sorted(fen[fen.index("[") + 1:fen.index("]")]) == sorted("SPPbppp")
-    assert R.fen_to_sfen(fen, v, 10) == "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w S2Pb3p 10"
+    assert R.fen_to_sfen(fen, v, 10) == \
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w S2Pb3p 10"
     h = R.VARIANTS["heian8x8"]
     assert R.sfen_to_fen(h.start_sfen, h) == pyffish.start_fen("heian8x8")
     with pytest.raises(R.NotationError):

@@ -4,18 +4,17 @@ and the suites shipped in openings/ (one per variant, valid, balanced, distinct)
 import os
 import re
 import subprocess
-import sys
 
 import pytest
-
-import match
-import openings
-import referee as R
-from conftest import REPO_ROOT, SCRIPTS_DIR
+from conftest import REPO_ROOT, tool
 from test_kawari import kawari  # noqa: F401  (the fixture: the built engine)
-from usi_client import EngineSpec, UsiEngine
 
-OPENINGS = os.path.join(SCRIPTS_DIR, "openings.py")
+from kawari_tools import opening_suite as openings
+from kawari_tools import referee as R
+from kawari_tools.games.openings import default_openings_path, load_openings
+from kawari_tools.usi_client import EngineSpec, UsiEngine
+
+OPENINGS = tool("openings")
 HEADER_KEYS = ("command:", "engine:", "search: go depth", "kept: score within",
                "candidates:", "tried: candidates", "date:")
 
@@ -55,7 +54,7 @@ def test_in_band():
 
 def generate(tmp_path, name, *extra):
     out = tmp_path / name
-    proc = subprocess.run([sys.executable, OPENINGS, "--variant", "judkins",
+    proc = subprocess.run([*OPENINGS, "--variant", "judkins",
                            "--engine", openings_engine(), "--count", "6", "--depth", "4",
                            "--band", "40", "--seed", "2", "--out", str(out), "--quiet",
                            *extra], capture_output=True, text=True, timeout=300)
@@ -84,8 +83,8 @@ def test_generated_suite_is_balanced_distinct_and_reproducible(kawari, tmp_path)
     lines = positions(out)
     assert len(lines) == 6
     assert len({" ".join(s.split()[:3]) for s, _ in lines}) == 6
-    # match.py reads the file; each line is the position after its recorded moves
-    book = match.load_openings(str(out), v, v.start_sfen)
+    # kawari-match reads the file; each line is the position after its recorded moves
+    book = load_openings(str(out), v, v.start_sfen)
     assert [o.moves for o in book] == [[]] * 6
     # the recorded score is what the engine says again, and it is within the band
     with UsiEngine(EngineSpec([kawari])) as eng:
@@ -107,7 +106,7 @@ def test_generated_suite_is_balanced_distinct_and_reproducible(kawari, tmp_path)
 
 def test_bad_arguments_exit_2(tmp_path):
     for args in (["--count", "0"], ["--plies", "5-2"], ["--band", "-1"]):
-        proc = subprocess.run([sys.executable, OPENINGS, "--variant", "shogi",
+        proc = subprocess.run([*OPENINGS, "--variant", "shogi",
                                "--out", str(tmp_path / "x.txt"), *args],
                               capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2, (args, proc.stderr)
@@ -117,7 +116,7 @@ def test_bad_arguments_exit_2(tmp_path):
 @pytest.mark.parametrize("variant", list(R.VARIANTS))
 def test_shipped_suite(variant):
     path = os.path.join(REPO_ROOT, "openings", f"{variant}.txt")
-    assert openings.suite_path(variant) == path == match.default_openings_path(variant)
+    assert openings.suite_path(variant) == path == default_openings_path(variant)
     v = R.VARIANTS[variant]
     text = open(path, encoding="utf-8").read()
     for key in HEADER_KEYS:

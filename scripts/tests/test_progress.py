@@ -1,6 +1,6 @@
 """progress.py: done of total, rate and time left from a controllable clock."""
 
-from progress import Progress, duration
+from kawari_tools.progress import Progress, duration
 
 
 def test_rate_and_time_left():

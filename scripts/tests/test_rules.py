@@ -3,8 +3,8 @@ perpetual check, Heian's bare king, impasse adjudication, the 27-point declarati
 
 import pytest
 
-import referee as R
-from referee import BLACK, WHITE
+from kawari_tools import referee as R
+from kawari_tools.referee import BLACK, WHITE
 
 
 def play(variant, sfen, moves):

@@ -1,5 +1,5 @@
 """spsa.py: the gains, the update, convergence on a synthetic noisy objective,
-params files and bounds, checkpoints and resume, and short real runs through match.py
+params files and bounds, checkpoints and resume, and short real runs through kawari-match
 (stub engines; Kawari's tune build when it is built)."""
 
 import json
@@ -7,14 +7,13 @@ import math
 import os
 import random
 import subprocess
-import sys
 
 import pytest
+from conftest import REPO_ROOT, stub, tool
 
-import spsa as S
-from conftest import REPO_ROOT, SCRIPTS_DIR, stub
+from kawari_tools import spsa as S
 
-SPSA = os.path.join(SCRIPTS_DIR, "spsa.py")
+SPSA = tool("spsa")
 KAWARI_TUNE = os.environ.get("KAWARI_TUNE_BIN") or os.path.join(
     REPO_ROOT, "target", "tune", "release", "kawari")
 
@@ -206,7 +205,7 @@ def test_output_lines():
 # --------------------------------------------------------------------------- runs
 
 def run_spsa(*args, timeout=300):
-    return subprocess.run([sys.executable, SPSA, *args], capture_output=True, text=True,
+    return subprocess.run([*SPSA, *args], capture_output=True, text=True,
                           timeout=timeout, cwd=REPO_ROOT)
 
 

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-import elo_stats as E
+from kawari_tools import elo_stats as E
 
 
 def test_elo_and_score_are_inverse():
@@ -73,7 +73,8 @@ def test_llr_all_wins_is_n_log_ratio():
     s = E.Sprt(0, 10)
     s0, s1 = E.elo_to_score(0), E.elo_to_score(10)
     assert s.llr_trinomial(100, 0, 0) == pytest.approx(100 * math.log(s1 / s0), rel=1e-3)
-    assert s.llr_trinomial(0, 0, 100) == pytest.approx(100 * math.log((1 - s1) / (1 - s0)), rel=1e-3)
+    assert s.llr_trinomial(0, 0, 100) == \
+        pytest.approx(100 * math.log((1 - s1) / (1 - s0)), rel=1e-3)
 
 
 def test_llr_is_antisymmetric():

@@ -7,12 +7,10 @@ import sys
 import time
 
 import pytest
-
-import find_short_wins
-import label
-import verify_mate
 from conftest import stub
-from usi_client import EngineError, UsiEngine, parse_score
+
+from kawari_tools.cli import find_short_wins, label, verify_mate
+from kawari_tools.usi_client import EngineError, UsiEngine, parse_score
 
 SHOGI = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 

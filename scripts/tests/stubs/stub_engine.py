@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""A scriptable fake USI engine for testing scripts/match.py.
+"""A scriptable fake USI engine for testing kawari-match and the other tools.
 
-It plays uniformly random legal moves (computed with scripts/referee.py) and, after
+It plays uniformly random legal moves (computed with kawari_tools.referee) and, after
 ``--after N`` of its own moves, misbehaves according to ``--mode``:
 
   random    keep playing random legal moves (the default)
@@ -15,20 +15,26 @@ It plays uniformly random legal moves (computed with scripts/referee.py) and, af
   dead      exit at once, before answering ``usi``
   mute      read commands but never answer anything (not even ``usi``)
   garbage   answer ``usi`` with lines that are not USI (and never ``usiok``)
+  cpu       exit at once with code 1 and CPU_LINE on stderr, as a binary built for
+            a newer CPU refuses to run
+  sigill    die at once of SIGILL, as such a binary does without that check
 
 ``--no-variant-option`` hides the USI_Variant/VariantPath options (the variant then
 comes from ``--variant``); ``--transcript FILE`` appends every received command to FILE;
-``--spin NAME=DEFAULT:MIN:MAX`` lists one more spin option (as a tune build does).
+``--spin NAME=DEFAULT:MIN:MAX`` lists one more spin option (as a tune build does);
+``--only-without VAR`` misbehaves only where the environment has no ``VAR`` (and
+plays random moves where it has: a binary that runs on one machine but not another).
 """
 
 import argparse
 import os
 import random
+import signal
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))     # scripts/
+# What a binary built for a newer CPU says before it exits (the form is the stub's own).
+CPU_LINE = "stub: this binary needs a CPU with AVX2 and BMI2, which this machine lacks"
 
 pyffish = referee = None      # imported at the first isready (loading pyffish takes ~0.5 s)
 
@@ -37,7 +43,8 @@ def load_modules():
     global pyffish, referee
     if referee is None:
         import pyffish as _pyffish
-        import referee as _referee
+
+        from kawari_tools import referee as _referee
         pyffish, referee = _pyffish, _referee
 
 
@@ -174,7 +181,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--mode", default="random",
                    choices=["random", "illegal", "crash", "hang", "resign", "win",
-                            "pawnmate", "slow", "dead", "mute", "garbage"])
+                            "pawnmate", "slow", "dead", "mute", "garbage", "cpu", "sigill"])
     p.add_argument("--after", type=int, default=0, help="own moves before misbehaving")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--delay", type=int, default=0, help="ms to sleep per move (slow)")
@@ -182,9 +189,17 @@ def main():
     p.add_argument("--no-variant-option", action="store_true")
     p.add_argument("--transcript")
     p.add_argument("--spin", action="append", default=[], metavar="NAME=DEFAULT:MIN:MAX")
+    p.add_argument("--only-without", metavar="VAR")
     args = p.parse_args()
+    if args.only_without and args.only_without in os.environ:
+        args.mode = "random"
     if args.mode == "dead":
         sys.exit(5)
+    if args.mode == "cpu":
+        print(CPU_LINE, file=sys.stderr, flush=True)
+        sys.exit(1)
+    if args.mode == "sigill":
+        os.kill(os.getpid(), signal.SIGILL)
     stub = Stub(args)
     for line in sys.stdin:
         if not stub.handle(line.strip()):

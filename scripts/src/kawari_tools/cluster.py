@@ -1,13 +1,15 @@
-"""Ray plumbing shared by ``match.py --cluster`` and ``datagen.py --cluster``.
+"""Ray plumbing shared by ``kawari-match --cluster`` and ``kawari-datagen``.
 
 * ``connect``: join a running cluster (``auto``: ``RAY_ADDRESS``, else a cluster
-  started on this machine), with this directory (scripts/) as the job's working
-  directory, so that workers import the same referee and runner code.
+  started on this machine), shipping this package to the workers with the job, so
+  that they import the same referee and runner code.
 * ``ship`` / ``local_copy``: files the tasks need (engine binaries, Heian's .ini, a
   network) go through Ray's object store, so a worker machine needs Python, Ray
   and pyffish but not the engines. Each node keeps one copy per content hash.
+* ``Workers``: every node is probed (the shipped binaries start and answer ``usi``)
+  before work goes there; one that cannot run them is reported and left out.
 
-Only the ``--cluster`` paths import this module: local runs need no Ray.
+Only the cluster paths import this module: local runs need no Ray.
 """
 
 from __future__ import annotations
@@ -21,11 +23,14 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable, Optional
 
 import ray
+from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-SCRIPTS_DIR = os.path.dirname(os.path.abspath(__file__))
+import kawari_tools
+from kawari_tools import probe
+
 # A task killed with its node is retried this often on other nodes; a finite
 # number, so a task that itself brings workers down cannot loop for ever.
 TASK_RETRIES = 5
@@ -136,8 +141,8 @@ def connect(arg: str) -> None:
     # log_to_driver off: Ray would copy its workers' and raylets' logs to our stdout,
     # which carries the match summary only; a task's failure comes back as an error.
     ray.init(address=address_of(arg), logging_level="WARNING", log_to_driver=False,
-             runtime_env={"working_dir": SCRIPTS_DIR,
-                          "excludes": ["tests/", "__pycache__/", "*.pyc"]})
+             runtime_env={"py_modules": [kawari_tools],
+                          "excludes": ["__pycache__/", "*.pyc"]})
 
 
 def cpus_total() -> int:
@@ -216,3 +221,86 @@ def fetch_command(argv: list[str], shipped: list[tuple[str, str]], blobs: list[b
         program = local_copy(name, sha, blobs[0], executable=True)
         return [program if a == "{0}" else a for a in argv]
     return list(argv)
+
+
+# --------------------------------------------------------------------------- workers
+
+# The label every Ray node carries with its id: tasks avoid the nodes that failed.
+NODE_ID_LABEL = "ray.io/node-id"
+
+
+def fetch_commands(commands: list[dict], blobs: tuple) -> list[list[str]]:
+    """On a worker: each command's argv (``ship_command``'s, with ``shipped``: the
+    files it ships, in ``blobs`` in order), its shipped program written out here."""
+    argvs, at = [], 0
+    for c in commands:
+        argvs.append(fetch_command(c["argv"], c["shipped"], blobs[at:at + len(c["shipped"])]))
+        at += len(c["shipped"])
+    return argvs
+
+
+def why_not_here(commands: list[dict], argvs: list[list[str]], timeout: float) -> Optional[str]:
+    """On a worker: why one of the commands (each a USI engine, named by its
+    ``label``) cannot run on this node, or None when all answer ``usi``."""
+    for c, argv in zip(commands, argvs):
+        why = probe.probe(argv, timeout)
+        if why is not None:
+            return f"{c['label']}: {why}"
+    return None
+
+
+@ray.remote(num_cpus=0, max_retries=TASK_RETRIES, retry_exceptions=False)
+def probe_node(commands: list[dict], timeout: float, *blobs: bytes) -> dict:
+    """Whether this node runs every command: ``{"node": id, "why": None or a line}``."""
+    why = why_not_here(commands, fetch_commands(commands, blobs), timeout)
+    return {"node": ray.get_runtime_context().get_node_id(), "why": why}
+
+
+def _node_names() -> dict[str, str]:
+    """Alive nodes' ids -> their address, to name them in messages."""
+    return {n["NodeID"]: n.get("NodeManagerAddress", "?") for n in ray.nodes()
+            if n.get("Alive")}
+
+
+class Workers:
+    """The nodes a run may send work to. ``probe`` tries the commands on every
+    alive node with CPUs before any work goes out; a node that cannot run one (a
+    binary built for a newer CPU dies there at once) is reported through ``warn``
+    with the command's own last line, and ``options`` keeps tasks off it. Tasks check
+    their node again (``why_not_here``) for nodes that join later and hand back
+    ``reject``'s arguments."""
+
+    def __init__(self, warn: Callable[[str], None]):
+        self.warn = warn
+        self.bad: dict[str, str] = {}           # node id -> why it cannot run the commands
+
+    def probe(self, commands: list[dict], blobs: list, timeout: float) -> None:
+        names = _node_names()
+        nodes = [n["NodeID"] for n in ray.nodes()
+                 if n.get("Alive") and n["Resources"].get("CPU", 0) > 0]
+        refs = [probe_node.options(scheduling_strategy=NodeAffinitySchedulingStrategy(
+                    node, soft=False)).remote(commands, timeout, *blobs)
+                for node in nodes]
+        for answer in ray.get(refs):
+            if answer["why"] is not None:
+                self.reject(answer["node"], answer["why"], names)
+
+    def reject(self, node: str, why: str, names: Optional[dict[str, str]] = None) -> None:
+        """No more work for ``node``; tell why (once)."""
+        if node in self.bad:
+            return
+        self.bad[node] = why
+        where = (names or _node_names()).get(node, "?")
+        self.warn(f"node {where} ({node[:8]}) cannot run {why}; it gets no work")
+
+    def usable(self, cpus: int) -> bool:
+        """Whether some alive node that runs the commands has ``cpus`` CPUs."""
+        return any(n.get("Alive") and n["NodeID"] not in self.bad
+                   and n["Resources"].get("CPU", 0) >= cpus for n in ray.nodes())
+
+    def options(self, cpus: int) -> dict:
+        """Ray task options: ``cpus`` CPUs, on no node that failed."""
+        options: dict = {"num_cpus": cpus}
+        if self.bad:
+            options["label_selector"] = {NODE_ID_LABEL: f"!in({','.join(self.bad)})"}
+        return options

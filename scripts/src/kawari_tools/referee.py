@@ -4,10 +4,10 @@ The legal moves of every position come from pyffish (Fairy-Stockfish's Python
 binding), which is independent of the engines under test.  The position itself is
 kept here (``Board.apply``: move the piece, promote on ``+``, captured pieces go to the
 capturer's hand unpromoted in variants with drops) because every pyffish call costs
-milliseconds; ``Referee(crosscheck=True)`` (``match.py --crosscheck``) also asks pyffish
+milliseconds; ``Referee(crosscheck=True)`` (``kawari-match --crosscheck``) also asks pyffish
 for each new position and stops on any difference, and the tests do so on random games
 in every variant.  Everything pyffish does differently from the project's rules (see
-/work/shared/RULES.md) is handled here:
+docs/rules.md in the repository) is handled here:
 
 * Notation.  pyffish speaks Fairy-Stockfish's FEN and chess-like coordinates, not
   SFEN/USI.  In its FEN the first player (Black, sente) is uppercase *and* has the side
@@ -36,7 +36,7 @@ yarishogi) 5, the others 1, the king 0.  Under the variant's threshold (shogi 24
 judkins 12, yarishogi 26) loses; otherwise a draw.  Heian has no impasse rule: a draw.
 
 The module does not talk to engines; the test stubs use it to move randomly and
-scripts/gen_reference.py to count perft.
+kawari-gen-reference to count perft.
 """
 
 from __future__ import annotations
@@ -49,8 +49,7 @@ from typing import Optional
 
 import pyffish
 
-SCRIPTS_DIR = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_HEIAN_INI = os.path.join(SCRIPTS_DIR, "heian.ini")
+from kawari_tools.paths import DEFAULT_HEIAN_INI
 
 BLACK, WHITE = "b", "w"
 HAND_ORDER = "RBGSNLP"

@@ -1,0 +1,1 @@
+"""The command lines: one module per console entry point; nothing imports them."""
