@@ -1,10 +1,13 @@
 //! How an expanded node's proof and disproof numbers come from its
 //! children's (df-pn's rules, with the sums that tell a king of three
 //! flights from one of a single flight), and the mate length and
-//! repetition a result carries up.
+//! repetition a result carries up. The child record (`Child`) and the
+//! result values (`UNKNOWN`, `DISPROVEN`, `disproven_within`) live here:
+//! the search (`dfpn`) builds and reads them, this module only reads them,
+//! so the dependency runs one way.
 
-use super::dfpn::{disproven_within, Child, DISPROVEN, NO_REP, UNKNOWN};
 use super::table::{Numbers, INF, NO_LIMIT};
+use crate::position::Move;
 
 /// A node's numbers from its children's: OR takes the least proof number and
 /// for the disproof number the `delta` of its children, AND the least
@@ -202,4 +205,62 @@ pub(super) fn delta(children: &[Child], or: bool, skip: Option<usize>) -> Delta 
         }
     }
     d
+}
+
+/// One move of an expanded node and what is known below it.
+#[derive(Copy, Clone)]
+pub(super) struct Child {
+    pub(super) mv: Move,
+    pub(super) n: Numbers,
+    /// A drop on a square where another kind's drop comes first: searched
+    /// only once that one is proven (most interpositions fail alike, and the
+    /// first proof usually covers the rest by hand superiority). The
+    /// weakest kind comes first: its capture gives the attacker least, so
+    /// it is the likeliest to hold.
+    pub(super) hidden: bool,
+    /// When disproven: the ply of the highest position on the path the
+    /// disproof rests on a repetition of (`NO_REP`: none).
+    pub(super) rep: u16,
+    /// Board key after `mv`.
+    pub(super) key: u64,
+    /// The attacker's hand after `mv`, packed.
+    pub(super) hand: u64,
+}
+
+/// `rep` of a disproof that rests on no repetition (and of every result
+/// that is not a disproof).
+pub(super) const NO_REP: u16 = u16::MAX;
+
+/// Numbers of a position not searched yet.
+pub(super) const UNKNOWN: Numbers = Numbers {
+    pn: 1,
+    dn: 1,
+    len: 0,
+    hand: 0,
+};
+
+/// Numbers of a position without a mate (`len`: within any number of
+/// plies).
+pub(super) const DISPROVEN: Numbers = Numbers {
+    pn: INF,
+    dn: 0,
+    len: NO_LIMIT,
+    hand: 0,
+};
+
+/// Numbers of a position (attacker to move if `or`) with no mate within
+/// `plies`: the reach is rounded up to the next length a mate could not
+/// have (the attacker mates in an odd number of plies, the defender is
+/// mated in an even number).
+pub(super) fn disproven_within(plies: u16, or: bool) -> Numbers {
+    let odd = plies % 2 == 1;
+    let plies = if plies != NO_LIMIT && odd == or {
+        plies + 1
+    } else {
+        plies
+    };
+    Numbers {
+        len: plies,
+        ..DISPROVEN
+    }
 }

@@ -10,7 +10,9 @@
 //! would not need the loop). The graph-history problem costs re-searches
 //! below that position but never makes a false "no mate" of a table entry.
 
-use super::combine::{delta, summarize, summed};
+use super::combine::{
+    delta, disproven_within, summarize, summed, Child, DISPROVEN, NO_REP, UNKNOWN,
+};
 use super::table::{MateTable, Numbers, INF, NO_LIMIT};
 use crate::core::{BitWord, Bitboard, Color};
 use crate::position::{Move, Position};
@@ -50,26 +52,6 @@ const FINISH_PLIES: u16 = 5;
 /// How often (in nodes) the solver asks whether to stop.
 const POLL_NODES: u64 = 4096;
 
-/// One move of an expanded node and what is known below it.
-#[derive(Copy, Clone)]
-pub(super) struct Child {
-    pub(super) mv: Move,
-    pub(super) n: Numbers,
-    /// A drop on a square where another kind's drop comes first: searched
-    /// only once that one is proven (most interpositions fail alike, and the
-    /// first proof usually covers the rest by hand superiority). The
-    /// weakest kind comes first: its capture gives the attacker least, so
-    /// it is the likeliest to hold.
-    pub(super) hidden: bool,
-    /// When disproven: the ply of the highest position on the path the
-    /// disproof rests on a repetition of (`NO_REP`: none).
-    pub(super) rep: u16,
-    /// Board key after `mv`.
-    pub(super) key: u64,
-    /// The attacker's hand after `mv`, packed.
-    pub(super) hand: u64,
-}
-
 /// What a search of a node found, and the ply of the highest position on
 /// the path a disproof rests on a repetition of (`NO_REP`: none).
 #[derive(Copy, Clone)]
@@ -77,10 +59,6 @@ struct Found {
     n: Numbers,
     rep: u16,
 }
-
-/// `rep` of a disproof that rests on no repetition (and of every result
-/// that is not a disproof).
-pub(super) const NO_REP: u16 = u16::MAX;
 
 /// Where colour `c`'s kind `k` starts in `DfPn::hand_keys` (one entry per
 /// count, 0 to `MAX_HAND_COUNT`).
@@ -623,40 +601,6 @@ impl<'t> DfPn<'t> {
             }
             self.withheld(pos, u64::from_le_bytes(out))
         }
-    }
-}
-
-/// Numbers of a position not searched yet.
-pub(super) const UNKNOWN: Numbers = Numbers {
-    pn: 1,
-    dn: 1,
-    len: 0,
-    hand: 0,
-};
-
-/// Numbers of a position without a mate (`len`: within any number of
-/// plies).
-pub(super) const DISPROVEN: Numbers = Numbers {
-    pn: INF,
-    dn: 0,
-    len: NO_LIMIT,
-    hand: 0,
-};
-
-/// Numbers of a position (attacker to move if `or`) with no mate within
-/// `plies`: the reach is rounded up to the next length a mate could not
-/// have (the attacker mates in an odd number of plies, the defender is
-/// mated in an even number).
-pub(super) fn disproven_within(plies: u16, or: bool) -> Numbers {
-    let odd = plies % 2 == 1;
-    let plies = if plies != NO_LIMIT && odd == or {
-        plies + 1
-    } else {
-        plies
-    };
-    Numbers {
-        len: plies,
-        ..DISPROVEN
     }
 }
 
