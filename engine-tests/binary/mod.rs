@@ -8,4 +8,5 @@ mod tools;
 mod tune;
 mod uci;
 mod usi;
+mod usi_clock;
 mod usi_fuzz;
