@@ -9,4 +9,5 @@ mod tune;
 mod uci;
 mod usi;
 mod usi_clock;
+mod usi_errors;
 mod usi_fuzz;

@@ -3,7 +3,7 @@
 //! transcripts through the built binary (every command, bad input, stop
 //! latency, clocks, quit and EOF).
 
-use crate::common::{rows, UsiProcess, VARIANTS};
+use crate::common::{rows, UsiProcess, ANSWER_DEADLINE, VARIANTS};
 use kawari::core::BitWord;
 use kawari::position::{Notation, Position};
 use kawari::variant::Variant;
@@ -316,39 +316,98 @@ fn bad_input_is_answered_and_changes_nothing() {
     let mut e = uci();
     e.send("position startpos moves c3c4 g7g6");
     let before = shown_fen(&mut e);
-    for line in [
-        "foo",
-        "UCI",
-        "uci now",
-        "ucinewgame x",
-        "setoption name Hash value abc",
-        "setoption name Hash value 0",
-        "setoption name UCI_Variant value chess",
-        "position fen",
-        "position fen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] x",
-        "position fen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] w KQkq - 0 1",
-        "position fen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] w - - 0 0",
-        "position fen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSN[-] w - - 0 1",
-        "position fen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[K] w - - 0 1",
-        "position fen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[- w - - 0 1",
-        "position fen rbnsgk/5p/6/6/P5/KGSNBR[-] w - - 0 1",
-        "position startpos moves c3c4 c3c4",
-        "position startpos moves 7g7f",
-        "position startpos moves c3c4 g7g6 P@e5",
-        "position startpos moves c3c4 g7g6 P*e5",
-        "position startpos moves c3c4 g7g6 c4c5+",
-        "position startpos moves j1j2",
-        "position startpos moves a0a1",
-        "position startpos moves c3c4 g7g6 b2h8+ g9h8 h8g7+",
-        "go wtime abc",
-        "go depth -3",
-        "go perft x",
-        "go mate",
-    ] {
+    const POSITION: &str = "expected 'position startpos|sfen <sfen>|fen <fen> [moves ...]'";
+    let fen = "position fen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1";
+    let cases: Vec<(String, &[&str])> = vec![
+        ("foo".into(), &["unknown command 'foo'"]),
+        ("UCI".into(), &["unknown command 'UCI'"]),
+        ("uci now".into(), &["'uci' takes no argument, got 'now'"]),
+        (
+            "ucinewgame x".into(),
+            &["'ucinewgame' takes no argument, got 'x'"],
+        ),
+        ("setoption name Hash value abc".into(), &["Hash", "'abc'"]),
+        ("setoption name Hash value 0".into(), &["Hash", "'0'"]),
+        (
+            "setoption name UCI_Variant value chess".into(),
+            &["Variant", "'chess'", "heian8x8"],
+        ),
+        ("position fen".into(), &[POSITION, "got 'fen'"]),
+        (
+            format!("{fen}/LNSGKGSNL[-] x"),
+            &["bad FEN", "bad side to move 'x'"],
+        ),
+        (
+            format!("{fen}/LNSGKGSNL[-] w KQkq - 0 1"),
+            &["bad FEN", "'KQkq'"],
+        ),
+        (
+            format!("{fen}/LNSGKGSNL[-] w - - 0 0"),
+            &["bad FEN", "move number '0'"],
+        ),
+        (
+            format!("{fen}/LNSGKGSN[-] w - - 0 1"),
+            &["rank i has 8 squares, expected 9"],
+        ),
+        (
+            format!("{fen}/LNSGKGSNL[K] w - - 0 1"),
+            &["'K' cannot be in hand"],
+        ),
+        (format!("{fen}/LNSGKGSNL[- w - - 0 1"), &["'[-' has no ']'"]),
+        (
+            "position fen rbnsgk/5p/6/6/P5/KGSNBR[-] w - - 0 1".into(),
+            &["expected 9 ranks, found 6"],
+        ),
+        (
+            "position startpos moves c3c4 c3c4".into(),
+            &["move 2 'c3c4' is illegal"],
+        ),
+        // USI notation is not UCI's.
+        (
+            "position startpos moves 7g7f".into(),
+            &["move 1 '7g7f' is malformed"],
+        ),
+        (
+            "position startpos moves c3c4 g7g6 P@e5".into(),
+            &["move 3 'P@e5' is illegal"],
+        ),
+        (
+            "position startpos moves c3c4 g7g6 P*e5".into(),
+            &["move 3 'P*e5' is illegal"],
+        ),
+        (
+            "position startpos moves c3c4 g7g6 c4c5+".into(),
+            &["move 3 'c4c5+' is illegal"],
+        ),
+        (
+            "position startpos moves j1j2".into(),
+            &["move 1 'j1j2' is malformed"],
+        ),
+        (
+            "position startpos moves a0a1".into(),
+            &["move 1 'a0a1' is malformed"],
+        ),
+        (
+            "position startpos moves c3c4 g7g6 b2h8+ g9h8 h8g7+".into(),
+            &["move 5 'h8g7+' is illegal"],
+        ),
+        ("go wtime abc".into(), &["bad value 'abc' for 'wtime'"]),
+        ("go depth -3".into(), &["bad value '-3' for 'depth'"]),
+        ("go perft x".into(), &["bad value 'x' for 'perft'"]),
+        ("go mate".into(), &["go mate needs a number of moves"]),
+    ];
+    for (line, names) in &cases {
         e.send(line);
         let lines = e.sync();
         assert_eq!(lines.len(), 1, "{line:?} gave {lines:?}\n{}", e.tail());
         assert_eq!(errors(&lines), 1, "{line:?} gave {lines:?}");
+        for name in names.iter() {
+            assert!(
+                lines[0].contains(name),
+                "{line:?} gave {:?}, not naming {name:?}",
+                lines[0]
+            );
+        }
     }
     assert_eq!(
         shown_fen(&mut e),
@@ -449,25 +508,18 @@ fn wtime_is_the_first_movers_clock() {
 
 #[test]
 fn stop_ponder_and_quit() {
-    let _t = TIMING.lock().unwrap_or_else(|e| e.into_inner());
     let mut e = uci();
     e.send("position startpos");
     e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
+    e.wait_searching();
     e.send("stop");
-    let m = e.bestmove(SECS5);
+    let m = e.bestmove(ANSWER_DEADLINE);
     assert!(legal_after("shogi", &[], &m), "{m}");
-    assert!(
-        t.elapsed() < Duration::from_millis(100),
-        "{:?}",
-        t.elapsed()
-    );
     // Ponder, then ponderhit with the clocks: the search goes on to an answer.
     e.send("setoption name Ponder value true");
     e.send("position startpos moves c3c4 g7g6");
     e.send("go ponder wtime 1000 btime 1000");
-    std::thread::sleep(Duration::from_millis(100));
+    e.wait_searching();
     e.send("ponderhit");
     let m = e.bestmove(SECS5);
     assert!(legal_after("shogi", &["c3c4", "g7g6"], &m), "{m}");

@@ -51,6 +51,9 @@ pub struct UsiProcess {
     stdin: Option<std::process::ChildStdin>,
     lines: std::sync::mpsc::Receiver<String>,
     stderr: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    /// The thread collecting stderr: it ends when the process has exited
+    /// and the pipe is drained.
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
     /// Everything sent and received, for failure messages.
     pub transcript: Vec<String>,
 }
@@ -105,7 +108,7 @@ impl UsiProcess {
         let mut err = child.stderr.take().expect("stderr");
         let stderr = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let e2 = stderr.clone();
-        std::thread::spawn(move || {
+        let stderr_reader = std::thread::spawn(move || {
             let mut buf = [0u8; 4096];
             while let Ok(n) = err.read(&mut buf) {
                 if n == 0 {
@@ -119,6 +122,7 @@ impl UsiProcess {
             child,
             lines: rx,
             stderr,
+            stderr_reader: Some(stderr_reader),
             transcript: Vec::new(),
         }
     }
@@ -173,6 +177,15 @@ impl UsiProcess {
         }
     }
 
+    /// Waits until a search reports its first finished iteration (an `info
+    /// depth` line): from then on it is running and has a move to give.
+    pub fn wait_searching(&mut self) -> String {
+        self.until(std::time::Duration::from_secs(10), |l| {
+            l.starts_with("info depth ")
+        })
+        .1
+    }
+
     /// Sends `isready` and returns the lines that came before `readyok`.
     pub fn sync(&mut self) -> Vec<String> {
         self.send("isready");
@@ -197,6 +210,20 @@ impl UsiProcess {
         String::from_utf8_lossy(&self.stderr.lock().unwrap()).to_string()
     }
 
+    /// Everything the engine wrote to stderr, once it has exited (after
+    /// `wait_exit`): waits for the pipe to be drained rather than for a
+    /// while.
+    pub fn final_stderr(&mut self) -> String {
+        assert!(
+            self.child.try_wait().expect("try_wait").is_some(),
+            "final_stderr before the process exited"
+        );
+        if let Some(reader) = self.stderr_reader.take() {
+            reader.join().expect("stderr reader");
+        }
+        self.stderr()
+    }
+
     /// Waits for the process to exit and returns its exit code; panics after
     /// `timeout` (and kills it).
     pub fn wait_exit(&mut self, timeout: std::time::Duration) -> Option<i32> {
@@ -218,8 +245,7 @@ impl UsiProcess {
         self.send("quit");
         let code = self.wait_exit(std::time::Duration::from_secs(5));
         assert_eq!(code, Some(0), "{}", self.tail());
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        assert_eq!(self.stderr(), "", "stderr must stay quiet");
+        assert_eq!(self.final_stderr(), "", "stderr must stay quiet");
     }
 }
 
@@ -229,6 +255,11 @@ impl Drop for UsiProcess {
         let _ = self.child.wait();
     }
 }
+
+/// How long a `stop`, `ponderhit` into a finished search, or `quit` may take
+/// to be answered before the test gives up on it: a liveness deadline, far
+/// beyond any normal answer (a few milliseconds), not a speed target.
+pub const ANSWER_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Sends a `go`, returns (bestmove, elapsed) measured from sending it.
 pub fn timed_go(

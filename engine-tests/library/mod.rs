@@ -4,5 +4,6 @@ mod crosscheck;
 mod heian_endings;
 mod perft;
 mod search;
+mod search_clock;
 mod selfplay;
 mod short_wins;

@@ -158,11 +158,11 @@ const MATES: &[(&str, i32, &str)] = &[
 ];
 
 /// What one search reported.
-struct Outcome {
-    best: Decision,
-    last: Option<Info>,
-    infos: Vec<Info>,
-    elapsed: Duration,
+pub(super) struct Outcome {
+    pub(super) best: Decision,
+    pub(super) last: Option<Info>,
+    pub(super) infos: Vec<Info>,
+    pub(super) elapsed: Duration,
 }
 
 impl Outcome {
@@ -177,7 +177,7 @@ impl Outcome {
     }
 }
 
-fn find_move<W: BitWord>(pos: &Position<W>, usi: &str) -> Move {
+pub(super) fn find_move<W: BitWord>(pos: &Position<W>, usi: &str) -> Move {
     let v = pos.variant();
     *pos.legal_moves()
         .iter()
@@ -185,7 +185,7 @@ fn find_move<W: BitWord>(pos: &Position<W>, usi: &str) -> Move {
         .unwrap_or_else(|| panic!("{usi} is not legal in {}", pos.to_sfen()))
 }
 
-fn setup<W: BitWord>(v: &'static Variant, sfen: &str, moves: &[&str]) -> Position<W> {
+pub(super) fn setup<W: BitWord>(v: &'static Variant, sfen: &str, moves: &[&str]) -> Position<W> {
     let mut pos = crate::common::position::<W>(v, sfen);
     for &u in moves {
         let m = find_move(&pos, u);
@@ -194,7 +194,7 @@ fn setup<W: BitWord>(v: &'static Variant, sfen: &str, moves: &[&str]) -> Positio
     pos
 }
 
-fn run_search<W: BitWord>(
+pub(super) fn run_search<W: BitWord>(
     pos: &mut Position<W>,
     limits: &Limits,
     opts: &SearchOptions,
@@ -213,7 +213,7 @@ fn run_search<W: BitWord>(
     }
 }
 
-fn depth(d: u32) -> Limits {
+pub(super) fn depth(d: u32) -> Limits {
     Limits {
         depth: Some(d),
         ..Limits::default()
@@ -487,146 +487,6 @@ fn multipv_reports_distinct_lines_best_first() {
         panic!()
     };
     assert_eq!(best, firsts[0]);
-}
-
-#[test]
-fn stop_returns_a_legal_move_at_once() {
-    let v = Variant::by_name("shogi").unwrap();
-    let mut pos = Position::<u128>::startpos(v);
-    let ctl = Signals::default();
-    ctl.request_stop();
-    let infinite = Limits {
-        infinite: true,
-        ..Limits::default()
-    };
-    let o = run_search(&mut pos, &infinite, &SearchOptions::default(), &ctl);
-    let Decision::Move { mv: m, .. } = o.best else {
-        panic!()
-    };
-    assert!(pos.is_legal_slow(m));
-    assert!(o.elapsed < Duration::from_millis(200));
-
-    // Stopped from another thread while searching without limit.
-    let ctl = Signals::default();
-    let o = std::thread::scope(|s| {
-        s.spawn(|| {
-            std::thread::sleep(Duration::from_millis(150));
-            ctl.request_stop();
-        });
-        run_search(&mut pos, &infinite, &SearchOptions::default(), &ctl)
-    });
-    let Decision::Move { mv: m, .. } = o.best else {
-        panic!()
-    };
-    assert!(pos.is_legal_slow(m));
-    assert!(o.elapsed < Duration::from_millis(600), "{:?}", o.elapsed);
-}
-
-#[test]
-fn byoyomi_and_movetime_are_respected() {
-    let v = Variant::by_name("shogi").unwrap();
-    let sfen = "l1sg2s1l/1r1kg4/2ppppnpp/p5p2/1p1P1+bn2/2P3B2/PPS1PPPPP/4GSR2/L1G1K2NL b N 31";
-    let mut pos = crate::common::position::<u128>(v, sfen);
-    let byoyomi = Limits {
-        time: [Some(0), Some(0)],
-        byoyomi: 1000,
-        ..Limits::default()
-    };
-    let o = run_search(
-        &mut pos,
-        &byoyomi,
-        &SearchOptions::default(),
-        &Signals::default(),
-    );
-    assert!(o.elapsed < Duration::from_millis(1000), "{:?}", o.elapsed);
-    assert!(
-        o.elapsed > Duration::from_millis(500),
-        "byoyomi left unused: {:?}",
-        o.elapsed
-    );
-    let movetime = Limits {
-        movetime: Some(300),
-        ..Limits::default()
-    };
-    let o = run_search(
-        &mut pos,
-        &movetime,
-        &SearchOptions::default(),
-        &Signals::default(),
-    );
-    assert!(o.elapsed < Duration::from_millis(300), "{:?}", o.elapsed);
-    // Sudden death with little left: answer well inside it.
-    let sudden = Limits {
-        time: [Some(500), Some(500)],
-        ..Limits::default()
-    };
-    let o = run_search(
-        &mut pos,
-        &sudden,
-        &SearchOptions::default(),
-        &Signals::default(),
-    );
-    assert!(o.elapsed < Duration::from_millis(400), "{:?}", o.elapsed);
-}
-
-#[test]
-fn a_single_legal_move_is_played_quickly() {
-    // White's king in check by a rook with one flight square.
-    let v = Variant::by_name("shogi").unwrap();
-    let mut pos = crate::common::position::<u128>(v, "8k/9/8R/9/9/9/9/9/4K4 w - 1");
-    assert_eq!(pos.legal_moves().len(), 2);
-    let mut pos2 = crate::common::position::<u128>(v, "7lk/9/8R/9/9/9/9/9/4K4 w - 1");
-    assert_eq!(pos2.legal_moves().len(), 1);
-    let clock = Limits {
-        time: [Some(60_000), Some(60_000)],
-        byoyomi: 0,
-        ..Limits::default()
-    };
-    let o = run_search(
-        &mut pos2,
-        &clock,
-        &SearchOptions::default(),
-        &Signals::default(),
-    );
-    // With one legal move the clock is not spent: the search stops after
-    // its first iteration (a depth, not a wall time, so a loaded machine
-    // cannot fail it).
-    let depths: Vec<u32> = o.infos.iter().map(|i| i.depth).collect();
-    assert_eq!(depths.iter().max(), Some(&1), "{depths:?}");
-    let _ = run_search(
-        &mut pos,
-        &depth(3),
-        &SearchOptions::default(),
-        &Signals::default(),
-    );
-}
-
-#[test]
-fn ponder_ignores_the_clock_until_ponderhit() {
-    let v = Variant::by_name("judkins").unwrap();
-    let mut pos = Position::<u64>::startpos(v);
-    let limits = Limits {
-        time: [Some(0), Some(0)],
-        byoyomi: 300,
-        ponder: true,
-        ..Limits::default()
-    };
-    let ctl = Signals::new(true);
-    let o = std::thread::scope(|s| {
-        s.spawn(|| {
-            std::thread::sleep(Duration::from_millis(500));
-            ctl.ponderhit(None);
-        });
-        run_search(&mut pos, &limits, &SearchOptions::default(), &ctl)
-    });
-    // Not before the ponderhit, and within the byoyomi after it.
-    assert!(o.elapsed >= Duration::from_millis(500), "{:?}", o.elapsed);
-    assert!(
-        o.elapsed < Duration::from_millis(500 + 300 + 100),
-        "{:?}",
-        o.elapsed
-    );
-    assert!(matches!(o.best, Decision::Move { .. }));
 }
 
 /// Plays one game between two fixed depths; returns the result for `first`

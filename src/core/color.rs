@@ -37,3 +37,20 @@ impl Color {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_pair_up() {
+        assert_eq!(Color::ALL, [Color::Black, Color::White]);
+        for (i, c) in Color::ALL.into_iter().enumerate() {
+            assert_eq!(c.index(), i);
+            assert_eq!(c.opp().opp(), c);
+            assert_ne!(c.opp(), c);
+        }
+        assert_eq!(Color::Black.sfen_char(), 'b');
+        assert_eq!(Color::White.sfen_char(), 'w');
+    }
+}

@@ -78,3 +78,47 @@ impl Direction {
         Direction::ALL.into_iter().find(|d| d.delta() == (df, dr))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directions_are_the_eight_unit_steps() {
+        let mut deltas = Vec::new();
+        for (i, d) in Direction::ALL.into_iter().enumerate() {
+            assert_eq!(d.index(), i);
+            let (df, dr) = d.delta();
+            assert!(
+                (df, dr) != (0, 0) && df.abs() <= 1 && dr.abs() <= 1,
+                "{d:?}"
+            );
+            assert_eq!(Direction::from_delta(df, dr), Some(d));
+            assert_eq!(d.opposite().delta(), (-df, -dr), "{d:?}");
+            assert_eq!(d.opposite().opposite(), d);
+            deltas.push((df, dr));
+        }
+        deltas.sort();
+        deltas.dedup();
+        assert_eq!(deltas.len(), 8);
+        assert_eq!(Direction::from_delta(0, 0), None);
+        assert_eq!(Direction::from_delta(2, 1), None);
+        assert_eq!(Direction::from_delta(0, -2), None);
+        // North is towards rank a, east towards file 1.
+        assert_eq!(Direction::N.delta(), (0, -1));
+        assert_eq!(Direction::E.delta(), (-1, 0));
+    }
+
+    /// `is_increasing` says whether a step grows the square index
+    /// (`rank * files + file`), on any board at least two files wide.
+    #[test]
+    fn increasing_means_a_higher_index() {
+        for files in [2, 6, 7, 8, 9, 12] {
+            for d in Direction::ALL {
+                let (df, dr) = d.delta();
+                let index_step = dr * files + df;
+                assert_eq!(d.is_increasing(), index_step > 0, "{d:?} on {files} files");
+            }
+        }
+    }
+}

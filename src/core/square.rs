@@ -91,3 +91,64 @@ impl Geometry {
         self.square(file - 1, (l - b'a') as i32)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every board shape the variants use, and a tall one whose rank
+    /// letters run past `i`.
+    const SHAPES: [(u8, u8); 7] = [(9, 9), (6, 6), (7, 9), (9, 8), (8, 9), (8, 8), (11, 11)];
+
+    #[test]
+    fn coordinates_and_names_round_trip() {
+        for (files, ranks) in SHAPES {
+            let g = Geometry { files, ranks };
+            let all: Vec<Square> = g.all().collect();
+            assert_eq!(all.len(), g.squares());
+            for (i, &sq) in all.iter().enumerate() {
+                assert_eq!(sq.index(), i);
+                let (f, r) = (g.file_of(sq), g.rank_of(sq));
+                assert!((0..files as i32).contains(&f) && (0..ranks as i32).contains(&r));
+                assert_eq!(g.square(f, r), Some(sq));
+                let name = g.name(sq);
+                assert_eq!(g.parse(&name), Some(sq), "{name} on {files}x{ranks}");
+            }
+            // Off the board on every side.
+            for (f, r) in [(-1, 0), (0, -1), (files as i32, 0), (0, ranks as i32)] {
+                assert_eq!(g.square(f, r), None, "({f}, {r}) on {files}x{ranks}");
+            }
+        }
+    }
+
+    #[test]
+    fn names_follow_usi() {
+        let g = Geometry { files: 9, ranks: 9 };
+        // File 1 is Black's right (file index 0); rank a is the top.
+        assert_eq!(g.name(Square::new(0)), "1a");
+        assert_eq!(g.name(Square::new(8)), "9a");
+        assert_eq!(g.name(Square::new(80)), "9i");
+        assert_eq!(g.parse("7g"), g.square(6, 6));
+        let tall = Geometry {
+            files: 11,
+            ranks: 11,
+        };
+        assert_eq!(tall.name(Square::new(120)), "11k");
+        assert_eq!(tall.parse("10j"), tall.square(9, 9));
+    }
+
+    #[test]
+    fn bad_names_are_refused() {
+        let g = Geometry { files: 9, ranks: 9 };
+        for bad in [
+            "", "1", "a", "a1", "1A", "0a", "01a", "+1a", "-1a", "10a", "1j", "1a ", " 1a", "1ab",
+            "é1a", "1é",
+        ] {
+            assert_eq!(g.parse(bad), None, "{bad:?}");
+        }
+        let small = Geometry { files: 6, ranks: 6 };
+        assert_eq!(small.parse("7a"), None);
+        assert_eq!(small.parse("1g"), None);
+        assert!(small.parse("6f").is_some());
+    }
+}

@@ -604,7 +604,16 @@ mod tests {
         e.set(Setting::HashMb(2)).unwrap();
         e.set(Setting::ClearHash).unwrap();
         assert_eq!(e.threads(), 3, "changed under a running search");
-        std::thread::sleep(Duration::from_millis(50));
+        // The search is under way (it has reported an iteration) when
+        // stopped.
+        loop {
+            match rx.recv_timeout(Duration::from_secs(10)).expect("a report") {
+                Report::Info { .. } => break,
+                Report::BestMove { decision, .. } => panic!("answered {decision:?} unasked"),
+                Report::Error(err) => panic!("{err}"),
+                _ => {}
+            }
+        }
         e.stop();
         assert!(matches!(bestmove(&rx), Decision::Move { .. }));
         e.wait();

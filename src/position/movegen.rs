@@ -657,3 +657,6 @@ impl<W: BitWord> Position<W> {
         legal
     }
 }
+
+#[cfg(test)]
+mod tests;

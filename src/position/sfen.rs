@@ -552,6 +552,83 @@ mod tests {
         }
     }
 
+    /// Each message names the field, rank, piece, square or rule at fault.
+    #[test]
+    fn messages_say_what_is_wrong() {
+        use SfenError::*;
+        for (e, want) in [
+            (
+                FieldCount(2),
+                "expected 4 fields (board side hand move), found 2",
+            ),
+            (
+                RankCount {
+                    expected: 9,
+                    found: 3,
+                },
+                "expected 9 ranks, found 3",
+            ),
+            (
+                RankLength {
+                    rank: 'c',
+                    expected: 9,
+                    found: 10,
+                },
+                "rank c has 10 squares, expected 9",
+            ),
+            (UnknownPiece("+G".into()), "unknown piece '+G'"),
+            (
+                BadSide("x".into()),
+                "bad side to move 'x' (expected b or w)",
+            ),
+            (
+                BadHand("'Q' cannot be in hand".into()),
+                "bad hand: 'Q' cannot be in hand",
+            ),
+            (BadMoveNumber("0".into()), "bad move number '0'"),
+            (
+                KingCount {
+                    color: Color::White,
+                    found: 2,
+                },
+                "White has 2 kings, expected 1 (0 only for one side)",
+            ),
+            (
+                PieceCount {
+                    piece: 'P',
+                    max: 18,
+                    found: 19,
+                },
+                "too many pieces of kind P: 19, at most 18",
+            ),
+            (
+                DeadPiece {
+                    piece: "N".into(),
+                    square: "3b".into(),
+                },
+                "N on 3b could never move",
+            ),
+            (
+                TwoPawns {
+                    color: Color::Black,
+                    file: 5,
+                },
+                "Black has two unpromoted pawns on file 5",
+            ),
+            (OpponentInCheck, "the side not to move is in check"),
+            (BadFen("move number '0'".into()), "move number '0'"),
+        ] {
+            assert_eq!(e.to_string(), want, "{e:?}");
+        }
+        // And the parser fills them in from the SFEN it was given.
+        let e = parse("shogi", "N3k4/9/9/9/9/9/9/9/4K4 b - 1")
+            .err()
+            .unwrap();
+        assert_eq!(e.to_string(), "N on 9a could never move");
+        let e = parse("judkins", "5k/6/6/6/6/6K w - 1").err().unwrap();
+        assert_eq!(e.to_string(), "rank f has 7 squares, expected 6");
+    }
+
     #[test]
     fn accepts_missing_move_number_and_any_hand_order() {
         let p = parse("shogi", "4k4/9/9/9/9/9/9/9/4K4 w pP").unwrap();

@@ -686,8 +686,76 @@ mod tests {
             let a = parse(&line);
             assert_eq!(a, parse(&line));
             if let Err(e) = a {
-                assert!(!e.to_string().is_empty());
+                names_its_culprit(&line, &e);
             }
         }
+    }
+
+    /// An error message quotes the part of `line` it rejects (clipped for
+    /// echoing, printable ASCII only) and what it expected there.
+    fn names_its_culprit(line: &str, e: &ParseError) {
+        use ParseError::*;
+        let msg = e.to_string();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let rest = words[1..].join(" ");
+        let (culprit, expected): (String, &str) = match e {
+            UnknownCommand(c) => {
+                assert_eq!(c, words[0], "{line:?}");
+                (c.clone(), "unknown command")
+            }
+            UnexpectedArgument { command, arg } => {
+                assert_eq!(*command, words[0], "{line:?}");
+                assert!(rest.starts_with(arg.as_str()), "{line:?}: {arg:?}");
+                assert!(
+                    msg.contains(&format!("'{command}' takes no argument")),
+                    "{msg}"
+                );
+                (arg.clone(), "takes no argument")
+            }
+            SetOptionSyntax => {
+                assert_eq!(words[0], "setoption", "{line:?}");
+                (String::new(), "setoption name <id>")
+            }
+            PositionSyntax(got) => {
+                assert_eq!(words[0], "position", "{line:?}");
+                assert!(rest.ends_with(got.as_str()), "{line:?}: {got:?}");
+                (got.clone(), "position startpos|sfen <sfen>|fen <fen>")
+            }
+            MissingValue(field) => {
+                assert_eq!(words.last(), Some(field), "{line:?}");
+                (field.to_string(), "needs a value")
+            }
+            BadNumber { field, value } => {
+                // The word after the keyword, or the number it was read as
+                // when out of range.
+                let sent =
+                    |w: &str| w == value || w.parse::<u64>().is_ok_and(|n| n.to_string() == *value);
+                assert!(
+                    words.windows(2).any(|p| p[0] == *field && sent(p[1])),
+                    "{line:?}: {field} {value}"
+                );
+                assert!(msg.contains(&format!("'{field}'")), "{msg}");
+                (value.clone(), "bad value")
+            }
+            UnknownGoToken(t) => {
+                assert!(matches!(words[0], "go" | "ponderhit"), "{line:?}");
+                assert!(words.contains(&t.as_str()), "{line:?}: {t:?}");
+                (t.clone(), "unknown go parameter")
+            }
+            BadGameResult(r) => {
+                assert_eq!(words[0], "gameover", "{line:?}");
+                assert_eq!(*r, rest, "{line:?}");
+                (r.clone(), "win, lose or draw")
+            }
+        };
+        assert!(msg.contains(expected), "{line:?}: {msg}");
+        assert!(
+            msg.contains(&format!("'{}'", clip(&culprit))) || culprit.is_empty(),
+            "{line:?}: {msg} does not quote {culprit:?}"
+        );
+        assert!(
+            msg.chars().all(|c| c == ' ' || c.is_ascii_graphic()),
+            "{msg:?}"
+        );
     }
 }
