@@ -1,5 +1,6 @@
 //! Tests through the built `kawari` binary, one process per session.
 
+mod game_lines;
 mod levels;
 mod mate;
 mod stress;
