@@ -10,3 +10,4 @@ mod tune;
 mod uci;
 mod usi;
 mod usi_fuzz;
+mod web;
