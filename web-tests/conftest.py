@@ -37,6 +37,13 @@ CHROMIUM_ARGS = [
 TIMINGS = {"ready_ms": [], "reply_over_budget_ms": []}
 
 
+def log_file():
+    """Where the server's log goes: $KAWARI_WEB_LOG (with RUST_LOG=debug it
+    lists every request), else nowhere."""
+    path = os.environ.get("KAWARI_WEB_LOG")
+    return open(path, "w") if path else subprocess.DEVNULL
+
+
 @pytest.fixture(scope="session")
 def server():
     """A `kawari web --port 0` process; yields its base URL."""
@@ -45,7 +52,7 @@ def server():
     proc = subprocess.Popen(
         [str(KAWARI), "web", "--port", "0"],
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=log_file(),
         text=True,
     )
     try:
@@ -98,21 +105,30 @@ def browser():
             ctx.close()
 
 
+# Collects the page's script errors in the page itself: uncaught errors,
+# unhandled promise rejections and console.error calls. (Playwright's own
+# console and page-error listeners stalled Chromium 156's module loading now
+# and then: a page's last module request never left the browser.)
+ERROR_HOOK = """
+window.__errors = [];
+const keep = (text) => window.__errors.push(String(text));
+window.addEventListener('error', (e) => keep('error: ' + (e.message || e.type)));
+window.addEventListener('unhandledrejection', (e) => keep('unhandled rejection: ' + e.reason));
+const consoleError = console.error.bind(console);
+console.error = (...args) => { keep('console.error: ' + args.join(' ')); consoleError(...args); };
+"""
+
+
 class Watched:
-    """A page whose console errors and uncaught exceptions are collected."""
+    """A page whose script errors are collected (ERROR_HOOK)."""
 
     def __init__(self, page):
         self.page = page
         self.errors = []
-        page.on(
-            "console",
-            lambda m: (
-                self.errors.append(f"console {m.type}: {m.text}")
-                if m.type == "error"
-                else None
-            ),
-        )
-        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        page.add_init_script(ERROR_HOOK)
+
+    def collect(self):
+        self.errors += self.page.evaluate("window.__errors || []")
 
 
 @pytest.fixture
@@ -135,6 +151,7 @@ def open_page(server, browser):
     yield opener
     problems = []
     for w in pages:
+        w.collect()
         errors = [e for e in w.errors if not any(x in e for x in w.expected)]
         problems += errors
         for r in w.page.evaluate("window.kawari ? window.kawari.timings.replies : []"):

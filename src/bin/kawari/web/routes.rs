@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
-use tiny_http::{Header, Method, Request, Response};
+use tiny_http::{Method, Request};
 
 /// Largest request body read, in bytes.
 const MAX_BODY: usize = 1 << 16;
@@ -27,6 +27,7 @@ const MAX_MS: u64 = 86_400_000;
 
 /// Answers one request.
 pub(crate) fn handle(hub: &Hub, mut request: Request) {
+    log::debug!("web: {} {}", request.method(), request.url());
     let url = request.url().to_string();
     let path = url.split('?').next().unwrap_or("").to_string();
     let method = request.method().clone();
@@ -45,18 +46,78 @@ pub(crate) fn handle(hub: &Hub, mut request: Request) {
         }
         (_, p) => Err(WebError::NotFound(clip(p))),
     };
-    let response = match result {
-        Ok(Reply::Asset(Some(a))) => Response::from_data(asset_body(a))
-            .with_header(header("Content-Type", a.mime))
-            .with_header(header("Cache-Control", "no-cache")),
-        Ok(Reply::Asset(None)) => error_response(&WebError::NotFound(clip(&path))),
-        Ok(Reply::Json(v)) => json_response(200, &v),
-        Err(e) => error_response(&e),
+    let answer = match result {
+        Ok(Reply::Asset(Some(a))) => Answer {
+            status: 200,
+            mime: a.mime,
+            // Served from memory on this machine: not worth caching.
+            cache: "no-store",
+            body: asset_body(a),
+        },
+        Ok(Reply::Asset(None)) => error_answer(&WebError::NotFound(clip(&path))),
+        Ok(Reply::Json(v)) => json_answer(200, &v),
+        Err(e) => error_answer(&e),
     };
-    let response = response.with_header(header("X-Content-Type-Options", "nosniff"));
-    if let Err(e) = request.respond(response) {
-        log::debug!("web: cannot answer {path}: {e}");
+    let status = answer.status;
+    match answer.send(request) {
+        Ok(()) => log::debug!("web: {method} {path} {status}"),
+        Err(e) => log::debug!("web: cannot answer {method} {path}: {e}"),
     }
+}
+
+/// An answer, written by us with `Connection: close` (tiny_http drops that
+/// header from its own responses and keeps every connection open, and a
+/// kept-open connection holds one of its pool's threads: a burst of new
+/// connections could then wait in its queue until an old one closed. The
+/// browser tests saw a page's last module wait 15 s that way).
+struct Answer {
+    status: u16,
+    mime: &'static str,
+    cache: &'static str,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn send(self, request: Request) -> std::io::Result<()> {
+        let reason = match self.status {
+            200 => "OK",
+            400 => "Bad Request",
+            404 => "Not Found",
+            405 => "Method Not Allowed",
+            422 => "Unprocessable Content",
+            503 => "Service Unavailable",
+            _ => "Internal Server Error",
+        };
+        let mut w = request.into_writer();
+        let head = format!(
+            "HTTP/1.1 {} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\n\
+             Cache-Control: {}\r\nX-Content-Type-Options: nosniff\r\n\
+             Connection: close\r\n\r\n",
+            self.status,
+            self.mime,
+            self.body.len(),
+            self.cache
+        );
+        w.write_all(head.as_bytes())?;
+        w.write_all(&self.body)?;
+        w.flush()
+    }
+}
+
+fn json_answer(status: u16, v: &Value) -> Answer {
+    Answer {
+        status,
+        mime: "application/json",
+        cache: "no-store",
+        body: v.to_string().into_bytes(),
+    }
+}
+
+fn error_answer(e: &WebError) -> Answer {
+    json_answer(
+        e.status(),
+        &json!({"error": e.to_string(), "kind": e.kind()}),
+    )
 }
 
 /// An asset's bytes: the embedded ones, or, for work on the page, the file
@@ -72,24 +133,6 @@ fn asset_body(a: &assets::Asset) -> Vec<u8> {
 enum Reply {
     Asset(Option<&'static assets::Asset>),
     Json(Value),
-}
-
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
-}
-
-fn json_response(status: u16, v: &Value) -> Response<std::io::Cursor<Vec<u8>>> {
-    Response::from_data(v.to_string().into_bytes())
-        .with_status_code(status)
-        .with_header(header("Content-Type", "application/json"))
-        .with_header(header("Cache-Control", "no-store"))
-}
-
-fn error_response(e: &WebError) -> Response<std::io::Cursor<Vec<u8>>> {
-    json_response(
-        e.status(),
-        &json!({"error": e.to_string(), "kind": e.kind()}),
-    )
 }
 
 /// At most 80 printable characters of `s`, for messages.
@@ -167,8 +210,11 @@ fn api(hub: &Hub, path: &str, body: &Value) -> Result<Value, WebError> {
             Ok(json!({"pid": session.pid()}))
         }
         "close" => {
+            // The page is going away: it waits for no one.
             if let Some(s) = hub.remove(id) {
-                s.close();
+                let _ = std::thread::Builder::new()
+                    .name("web-close".into())
+                    .spawn(move || s.close());
             }
             Ok(json!({}))
         }
@@ -310,7 +356,7 @@ fn events(hub: &Hub, request: Request, path: &str) {
         .parse::<u64>()
         .ok();
     let Some(session) = id.and_then(|id| hub.get(id)) else {
-        let _ = request.respond(error_response(&WebError::NotFound(clip(path))));
+        let _ = error_answer(&WebError::NotFound(clip(path))).send(request);
         return;
     };
     let rx = session.subscribe();

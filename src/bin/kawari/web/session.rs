@@ -338,6 +338,9 @@ impl Session {
     /// Stops any search and ends the child: `stop`, `quit`, then a kill if
     /// it has not gone within a second.
     pub(crate) fn close(&self) {
+        // The event streams end (their connections close, which browsers
+        // count against their few connections a host).
+        lock(&self.shared.0).streams.clear();
         let mut setup = lock(&self.setup);
         let _ = send(&mut setup, &["stop".to_string(), "quit".to_string()]);
         if let Some(mut e) = setup.engine.take() {

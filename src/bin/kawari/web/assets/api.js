@@ -48,6 +48,7 @@ export class Session {
 
   /** Ends the session as the page goes away (a beacon survives unload). */
   close() {
+    if (this.events) this.events.close();
     if (navigator.sendBeacon) navigator.sendBeacon(`${this.base}/close`, '{}');
   }
 

@@ -46,6 +46,20 @@ window.kawari = state;
 let session = null;
 let board = null;
 let refreshSeq = 0;
+// Events of a search whose number the page does not know yet: a quick
+// search's last line can come on the stream before `/go` has answered.
+const early = new Map();
+
+/** Starts a search and notes it as the page's; lines that came first are
+ * handled now. */
+async function startSearch(body, fields) {
+  const { search } = await session.go(body);
+  state.search = { id: search, ...fields };
+  const lines = early.get(search) || [];
+  early.clear();
+  for (const ev of lines) onEngineLine(ev);
+  return search;
+}
 
 function humanToMove() {
   if (!state.pos || state.end) return false;
@@ -238,8 +252,7 @@ async function engineMove() {
   document.body.dataset.thinking = '1';
   const t0 = performance.now();
   try {
-    const { search } = await session.go(body);
-    state.search = { id: search, kind: 'move', t0, budget, ply: state.moves.length };
+    await startSearch(body, { kind: 'move', t0, budget, ply: state.moves.length });
   } catch (err) {
     document.body.dataset.thinking = '';
     failed(err);
@@ -250,8 +263,7 @@ async function startAnalysis() {
   if (state.end || engineToMove() || state.mate?.step) return;
   try {
     const multipv = Number($('multipv').value);
-    const { search } = await session.go({ kind: 'analyse', multipv });
-    state.search = { id: search, kind: 'analyse', ply: state.moves.length };
+    await startSearch({ kind: 'analyse', multipv }, { kind: 'analyse', ply: state.moves.length });
   } catch (err) {
     failed(err);
   }
@@ -281,7 +293,13 @@ async function play(usi) {
 
 function onEngineLine(ev) {
   const s = state.search;
-  if (!s || ev.search !== s.id) return;
+  if (!s || ev.search !== s.id) {
+    if (!s || ev.search > s.id) {
+      if (!early.has(ev.search)) early.set(ev.search, []);
+      early.get(ev.search).push(ev);
+    }
+    return;
+  }
   const line = ev.line;
   if (line.startsWith('info ')) {
     const info = parseInfo(line);
@@ -563,8 +581,7 @@ async function askMate() {
   $('mate-result').textContent = 'Looking for a mate…';
   try {
     const ms = Number($('mate-time').value);
-    const { search } = await session.go({ kind: 'mate', ms });
-    state.search = { id: search, kind: 'mate', ms };
+    await startSearch({ kind: 'mate', ms }, { kind: 'mate', ms });
   } catch (err) {
     $('mate-result').textContent = '';
     failed(err);
@@ -713,10 +730,9 @@ async function toggleAnalysis() {
 async function hint() {
   if (!humanToMove()) return;
   try {
-    const { search } = await session.go({ kind: 'hint', movetime: HINT_MS });
-    state.search = { id: search, kind: 'hint' };
     state.lines.clear();
     setStatus('Looking for a hint…');
+    await startSearch({ kind: 'hint', movetime: HINT_MS }, { kind: 'hint' });
   } catch (err) {
     failed(err);
   }
