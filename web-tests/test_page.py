@@ -246,6 +246,30 @@ def test_tsume_line_and_no_mate(open_page):
     assert page.locator("[data-testid=mate-line] > *").count() == 0
 
 
+def test_game_end_says_why(open_page):
+    page = open_page("?variant=shogi")
+    load(page, "4k4/9/4P4/9/9/9/9/9/9 b G 1")
+    wait_sfen(page, "4k4/9/4P4/9/9/9/9/9/9 b G 1")
+    page.locator("[data-hand='black'][data-piece='G']").click()
+    click(page, "5b")
+    page.wait_for_function("!!window.kawari.end")
+    assert page.get_by_test_id("status").text_content() == "Checkmate — ☗ Black wins"
+    assert squares(page)["5b"] == "G"
+
+
+def test_level_and_clock(open_page):
+    page = open_page("?variant=judkins")
+    page.get_by_test_id("level").select_option("elo:1200")
+    page.get_by_test_id("clock").select_option("byoyomi:0:10")
+    page.wait_for_function("window.kawari.clock.kind === 'byoyomi'")
+    assert page.locator("#clocks").is_visible()
+    click(page, "6e")
+    click(page, "6d")
+    wait_moves(page, 2)
+    assert moves(page)[0] == "6e6d"
+    assert "10" in page.get_by_test_id("clock-black").text_content()
+
+
 def test_two_tabs_play_two_games(open_page):
     a = open_page("?variant=shogi&movetime=200")
     b = open_page("?variant=judkins&movetime=200")
