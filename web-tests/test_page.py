@@ -334,6 +334,28 @@ def test_dead_engine_continues(open_page):
     assert page.evaluate("window.kawariSession.pid") != pid
 
 
+def test_closed_session_continues_with_a_new_one(open_page):
+    page = open_page("?variant=judkins&movetime=200")
+    click(page, "6e")
+    click(page, "6d")
+    wait_moves(page, 2)
+    played = moves(page)
+    old = page.evaluate("window.kawariSession.id")
+    # The server closes the session (as it does for a page silent too long).
+    page.evaluate(
+        f"fetch('/api/session/{old}/close', {{method: 'POST', body: '{{}}'}})"
+    )
+    page.get_by_test_id("analyse").click()
+    page.locator("#dead").wait_for(state="visible", timeout=10_000)
+    page.get_by_test_id("continue").click()
+    page.locator("#dead").wait_for(state="hidden", timeout=10_000)
+    assert page.evaluate("window.kawariSession.id") != old
+    assert moves(page) == played
+    page.wait_for_function(
+        "document.querySelectorAll('[data-testid=arrow]').length >= 1", timeout=15_000
+    )
+
+
 def test_phone_size(open_page):
     page = open_page("?variant=shogi")
     page.set_viewport_size({"width": 390, "height": 844})

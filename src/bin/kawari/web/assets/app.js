@@ -82,7 +82,10 @@ function setStatus(text) {
 
 /** Handles a failed request: a dead engine offers to continue. */
 function failed(err) {
-  if (err instanceof ApiError && err.kind === 'dead') {
+  // A dead engine, or a session the server has closed (the page was
+  // silent too long): either way the game goes on with a new engine.
+  const gone = err instanceof ApiError && err.kind === 'not-found' && /session/.test(err.message);
+  if (err instanceof ApiError && (err.kind === 'dead' || gone)) {
     engineDied();
   } else {
     showError(err.message || String(err));
@@ -475,6 +478,7 @@ function render() {
     targets: stepping ? [] : targets(),
     arrows,
     promotion: state.promotion,
+    drops: variantInfo(state.variant).drops,
   });
   $('sfen').textContent = state.view?.sfen || '';
   $('fen').textContent = state.view?.fen || '';
@@ -740,7 +744,16 @@ async function hint() {
 
 async function continueAfterDeath() {
   try {
-    await session.restart();
+    try {
+      await session.restart();
+    } catch (err) {
+      if (!(err instanceof ApiError && err.kind === 'not-found')) throw err;
+      // The server closed the session: a new one takes over.
+      if (session.events) session.events.close();
+      session = await Session.open(state.variant);
+      window.kawariSession = session;
+      listen();
+    }
     state.dead = false;
     $('dead').hidden = true;
     await applyLevel();
@@ -805,6 +818,14 @@ function setupControls() {
   setInterval(tickClock, 200);
 }
 
+function listen() {
+  session.listen((ev) => {
+    if (ev.type === 'engine') onEngineLine(ev);
+    else if (ev.type === 'dead') engineDied();
+    else if (ev.type === 'hello' && ev.dead) engineDied();
+  });
+}
+
 async function main() {
   setupControls();
   board = new Board($('board'), { press, release, promote, redraw: render });
@@ -817,11 +838,7 @@ async function main() {
     showError(err.message);
     return;
   }
-  session.listen((ev) => {
-    if (ev.type === 'engine') onEngineLine(ev);
-    else if (ev.type === 'dead') engineDied();
-    else if (ev.type === 'hello' && ev.dead) engineDied();
-  });
+  listen();
   if ($('level').value !== 'skill:20') await applyLevel();
   await newGame();
   state.timings.ready = performance.now();

@@ -112,7 +112,8 @@ export class Board {
       if (n > 1) b.append(Object.assign(el('span', 'count'), { textContent: n }));
       box.append(b);
     }
-    if (!any) box.append(Object.assign(el('span', 'none'), { textContent: '—' }));
+    // Variants without drops keep no hand: only the side's name shows.
+    if (!any && this.view.drops) box.append(Object.assign(el('span', 'none'), { textContent: '—' }));
     return box;
   }
 
