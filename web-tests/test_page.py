@@ -270,6 +270,30 @@ def test_level_and_clock(open_page):
     assert "10" in page.get_by_test_id("clock-black").text_content()
 
 
+def test_set_up_a_position(open_page):
+    page = open_page("?variant=shogi", expect_errors=HTTP_ERRORS)
+    page.get_by_test_id("edit").click()
+    page.get_by_test_id("edit-clear").click()
+    assert all(p == "" for p in squares(page).values())
+    for piece, sq in [("K", "5i"), ("k", "5a"), ("P", "1a")]:
+        page.click(f"[data-testid=palette][data-piece='{piece}']")
+        click(page, sq)
+    page.click("[data-testid=edit-hand][data-owner=black][data-piece=G]")
+    # A pawn on the last rank: the engine refuses, the set-up stays.
+    page.get_by_test_id("edit-done").click()
+    page.get_by_test_id("error").wait_for(state="visible")
+    assert "could never move" in page.get_by_test_id("error").text_content()
+    page.click("[data-testid=palette][data-piece='P']")
+    click(page, "1a")
+    page.get_by_test_id("edit-done").click()
+    wait_sfen(page, "4k4/9/9/9/9/9/9/9/4K4 b G 1")
+    assert page.locator("#editor").is_hidden()
+    assert (
+        page.locator("[data-hand='black'][data-piece='G']").get_attribute("data-count")
+        == "1"
+    )
+
+
 def test_two_tabs_play_two_games(open_page):
     a = open_page("?variant=shogi&movetime=200")
     b = open_page("?variant=judkins&movetime=200")

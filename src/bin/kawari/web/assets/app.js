@@ -4,7 +4,7 @@
 
 import { Session, ApiError, parseInfo } from './api.js';
 import { Board } from './board.js';
-import { VARIANTS, variantInfo, parseSfen, applyMove, moveText, splitMove } from './pieces.js';
+import { VARIANTS, variantInfo, parseSfen, applyMove, moveText, splitMove, toSfen, glyph, HAND_ORDER } from './pieces.js';
 import { usiRecord, kifRecord } from './records.js';
 
 const $ = (id) => document.getElementById(id);
@@ -385,6 +385,10 @@ function refuse() {
 /** A square or hand piece pressed: returns true when a piece was picked
  * up (it may be dragged). */
 function press(src) {
+  if (state.edit) {
+    if (src.square) editSquare(src.square);
+    return false;
+  }
   if (!humanToMove() || state.mate?.step || state.dead) return false;
   if (state.promotion) { state.promotion = null; render(); }
   if (src.square && state.selected && targets().includes(src.square)) {
@@ -438,6 +442,7 @@ function promote(yes) {
 // ---- Drawing -----------------------------------------------------------------
 
 function shownPosition() {
+  if (state.edit) return state.edit.pos;
   if (state.mate && state.mate.step) {
     let pos = state.mate.base;
     for (const m of state.mate.line.slice(0, state.mate.step)) pos = applyMove(pos, m, variantInfo(state.variant).drops);
@@ -449,7 +454,7 @@ function shownPosition() {
 function render() {
   if (!state.pos) return;
   const pos = shownPosition();
-  const stepping = !!(state.mate && state.mate.step);
+  const stepping = !!(state.mate && state.mate.step) || !!state.edit;
   const arrows = [];
   if (!stepping) {
     const lines = [...state.lines.entries()].sort((a, b) => a[0] - b[0]);
@@ -457,11 +462,12 @@ function render() {
       if (info.pv && info.pv[0]) arrows.push({ usi: info.pv[0], kind: k === 1 ? 'best' : 'alt', opacity: 0.85 - i * 0.2 });
     });
     if (state.hint) arrows.push({ usi: state.hint, kind: 'hint', opacity: 0.9 });
-  } else if (state.mate.line[state.mate.step]) {
+  } else if (state.mate && state.mate.line[state.mate.step]) {
     arrows.push({ usi: state.mate.line[state.mate.step], kind: 'hint', opacity: 0.7 });
   }
   const last = [];
-  const lastMove = stepping ? state.mate.line[state.mate.step - 1] : state.moves[state.moves.length - 1];
+  const lastMove = state.edit ? null
+    : stepping ? state.mate.line[state.mate.step - 1] : state.moves[state.moves.length - 1];
   if (lastMove) {
     const m = splitMove(lastMove);
     if (!m.drop) last.push(m.from);
@@ -474,7 +480,7 @@ function render() {
     flipped: state.flipped,
     last,
     checks: stepping ? [] : checkedKing(),
-    selected: state.selected,
+    selected: state.edit ? null : state.selected,
     targets: stepping ? [] : targets(),
     arrows,
     promotion: state.promotion,
@@ -635,6 +641,8 @@ function stepMate(d) {
 // ---- Controls ------------------------------------------------------------------
 
 async function newGame({ start = 'startpos' } = {}) {
+  state.edit = null;
+  $('editor').hidden = true;
   state.start = start;
   state.startSfen = null;
   state.moves = [];
@@ -763,6 +771,124 @@ async function continueAfterDeath() {
   }
 }
 
+// ---- Setting up a position ---------------------------------------------------
+
+// The SFEN letters of each variant's pieces (promotable ones also '+X').
+const LETTERS = {
+  shogi: 'KRBGSNLP', judkins: 'KRBGSNP', yarishogi: 'KRBNP',
+  heian: 'KGSNLP', heian9x8: 'KGSNLP', heian8x9: 'KGSNLP', heian8x8: 'KGSNLP',
+};
+
+function editPieces() {
+  const out = [];
+  for (const c of LETTERS[state.variant]) {
+    out.push(c);
+    if (c !== 'K' && c !== 'G') out.push('+' + c);
+  }
+  return out;
+}
+
+function startEdit() {
+  if (state.search) session.stop().catch(() => {});
+  state.search = null;
+  const pos = parseSfen(state.view.sfen);
+  state.edit = { pos: { ...pos, ply: 1 }, piece: 'P' };
+  $('editor').hidden = false;
+  $('edit-side').value = pos.side;
+  drawEditor();
+  setStatus('Setting up a position');
+  render();
+}
+
+function drawEditor() {
+  const pal = $('palette');
+  pal.replaceChildren();
+  const add = (piece, label) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.testid = 'palette';
+    b.dataset.piece = piece;
+    if (state.edit.piece === piece) b.classList.add('on');
+    if (piece) {
+      const g = document.createElement('span');
+      g.className = 'pc';
+      if (piece.startsWith('+')) g.classList.add('promoted');
+      if (piece === piece.toLowerCase()) g.classList.add('turned');
+      g.textContent = glyph(state.variant, piece, state.latin);
+      b.append(g);
+    } else b.textContent = label;
+    b.addEventListener('click', () => { state.edit.piece = piece; drawEditor(); });
+    pal.append(b);
+  };
+  for (const p of editPieces()) add(p);
+  for (const p of editPieces()) add(p.toLowerCase());
+  add('', '✕');
+  const hands = $('edit-hands');
+  hands.replaceChildren();
+  if (!variantInfo(state.variant).drops) return;
+  for (const who of ['black', 'white']) {
+    const name = document.createElement('span');
+    name.textContent = who === 'black' ? '☗ hand' : '☖ hand';
+    hands.append(name);
+    const kinds = HAND_ORDER.filter((k) => LETTERS[state.variant].includes(k));
+    for (const k of HAND_ORDER) {
+      const cell = document.createElement('span');
+      if (kinds.includes(k)) {
+        const n = state.edit.pos.hands[who][k] || 0;
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.dataset.testid = 'edit-hand';
+        b.dataset.owner = who;
+        b.dataset.piece = k;
+        b.textContent = `${glyph(state.variant, k, state.latin)} ${n}`;
+        b.title = 'Click: one more; Shift-click: one fewer';
+        b.addEventListener('click', (e) => {
+          const h = state.edit.pos.hands[who];
+          h[k] = Math.max(0, (h[k] || 0) + (e.shiftKey ? -1 : 1));
+          drawEditor();
+          render();
+        });
+        cell.append(b);
+      }
+      hands.append(cell);
+    }
+  }
+}
+
+function editSquare(sq) {
+  const pos = state.edit.pos;
+  const row = sq.charCodeAt(sq.length - 1) - 97;
+  const col = pos.files - Number(sq.slice(0, -1));
+  const cur = pos.rows[row][col];
+  pos.rows[row][col] = cur === state.edit.piece ? '' : state.edit.piece;
+  render();
+}
+
+async function finishEdit(apply) {
+  const edit = state.edit;
+  if (!apply) {
+    state.edit = null;
+    $('editor').hidden = true;
+    await refresh();
+    return;
+  }
+  edit.pos.side = $('edit-side').value;
+  const sfen = toSfen(edit.pos);
+  try {
+    await session.position(state.variant, `sfen ${sfen}`, []);
+  } catch (err) {
+    // The engine says what is wrong; the set-up stays for another try.
+    failed(err);
+    return;
+  }
+  showError('');
+  state.edit = null;
+  $('editor').hidden = true;
+  state.side = 'both';
+  $('side').value = 'both';
+  await newGame({ start: `sfen ${sfen}` });
+}
+
 function setupControls() {
   for (const v of VARIANTS) $('variant').append(new Option(v.label, v.name));
   $('variant').value = state.variant;
@@ -814,6 +940,21 @@ function setupControls() {
     }));
   });
   $('continue').addEventListener('click', continueAfterDeath);
+  $('edit').addEventListener('click', startEdit);
+  $('edit-done').addEventListener('click', () => finishEdit(true));
+  $('edit-cancel').addEventListener('click', () => finishEdit(false));
+  $('edit-clear').addEventListener('click', () => {
+    const pos = state.edit.pos;
+    pos.rows = pos.rows.map((r) => r.map(() => ''));
+    pos.hands = { black: {}, white: {} };
+    drawEditor();
+    render();
+  });
+  $('edit-start').addEventListener('click', () => {
+    state.edit.pos = { ...parseSfen(state.startSfen || state.view.sfen), ply: 1 };
+    drawEditor();
+    render();
+  });
   window.addEventListener('pagehide', () => session && session.close());
   setInterval(tickClock, 200);
 }
