@@ -1,5 +1,6 @@
 //! Tests through the built `kawari` binary, one process per session.
 
+mod game_lines;
 mod levels;
 mod mate;
 mod stress;
@@ -11,3 +12,4 @@ mod usi;
 mod usi_clock;
 mod usi_errors;
 mod usi_fuzz;
+mod web;

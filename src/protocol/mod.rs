@@ -7,6 +7,7 @@
 
 mod command;
 mod dialect;
+mod display;
 mod go;
 mod options;
 
@@ -297,9 +298,8 @@ impl Session {
                 for l in self.engine.display().lines() {
                     self.out.line(l);
                 }
-                if self.dialect() == Dialect::Uci {
-                    let fen = self.engine.root().text(Dialect::Uci.notation());
-                    self.out.line(&format!("Fen: {fen}"));
+                for l in display::game_lines(&self.engine, self.dialect()) {
+                    self.out.line(&l);
                 }
             }
             Command::Bench(args) => {

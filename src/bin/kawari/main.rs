@@ -1,6 +1,6 @@
 //! The `kawari` binary: the USI/UCI engine on stdin/stdout, or one of the
 //! command-line tools, a module each (`perft`, `datagen` and `train`,
-//! `bench`, `mate`), their options read by `flags`.
+//! `bench`, `mate`, `web`), their options read by `flags`.
 
 mod bench;
 mod cpu;
@@ -8,6 +8,7 @@ mod flags;
 mod learn;
 mod mate;
 mod perft;
+mod web;
 
 use kawari::variant::Variant;
 use std::process::ExitCode;
@@ -29,6 +30,8 @@ USAGE:
     kawari train [OPTIONS]      fit a network (NNUE) to datagen files
     kawari mate [OPTIONS]       solve a tsume (as `go mate`), or say whether a
                                 mate within N plies exists
+    kawari web [OPTIONS]        play, analyse and solve tsume in a browser:
+                                serves a page on http://127.0.0.1:8470/
     kawari --help               this text
 
 PERFT OPTIONS:
@@ -85,6 +88,12 @@ MATE OPTIONS:
     --hash <MB>         the solver's table (default 1024)
     --time <s>          give up after this many seconds (default: none)
 
+WEB OPTIONS:
+    --port <n>          the port (default 8470; 0 picks a free one)
+    --host <addr>       the address to listen on (default 127.0.0.1; another
+                        address makes the page reachable from elsewhere)
+    --open              start the system's browser on the page
+
 Logs go to stderr when RUST_LOG is set (e.g. RUST_LOG=debug).
 ";
 
@@ -96,6 +105,7 @@ const TOOLS: &[(&str, Tool)] = &[
     ("train", learn::run_train),
     ("bench", bench::run),
     ("mate", mate::run),
+    ("web", web::run),
 ];
 
 /// The engine with no argument, else the tool the first argument names.
