@@ -1,7 +1,8 @@
 //! The shape of the source tree, checked (docs/architecture.md): no two
 //! library modules import each other, directly or round a longer circle; no
 //! source file over 800 lines; the engine takes at most six names from the
-//! search, its one door. Reads the sources only: nothing is built or run.
+//! search, its one door; every README link names a file of the repository.
+//! Reads the sources only: nothing is built or run.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -215,4 +216,28 @@ fn the_engine_takes_at_most_six_names_from_the_search() {
         "the engine takes {} names from search/: {names:?}",
         names.len()
     );
+}
+
+/// The README is the way in: every relative link in it names a file or
+/// folder of the repository (anchors aside; no link leaves it unchecked but
+/// web addresses).
+#[test]
+fn every_readme_link_resolves_in_the_repository() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let mut checked = 0;
+    let mut broken = Vec::new();
+    for (i, _) in readme.match_indices("](") {
+        let rest = &readme[i + 2..];
+        let target = &rest[..rest.find(')').expect("a closed link")];
+        let path = target.split('#').next().unwrap();
+        if path.is_empty() || path.contains("://") || path.starts_with("mailto:") {
+            continue;
+        }
+        checked += 1;
+        if !root().join(path).exists() {
+            broken.push(target.to_string());
+        }
+    }
+    assert!(checked > 10, "the scan found the links: {checked}");
+    assert!(broken.is_empty(), "README links to nothing: {broken:?}");
 }
