@@ -164,6 +164,14 @@ fn page_and_assets_are_served_from_the_binary() {
     assert!(page.contains(r#"data-testid="variant""#), "{page}");
     for asset in [
         "app.js",
+        "state.js",
+        "game.js",
+        "clock.js",
+        "analysis.js",
+        "input.js",
+        "render.js",
+        "tsume.js",
+        "editor.js",
         "board.js",
         "pieces.js",
         "records.js",
