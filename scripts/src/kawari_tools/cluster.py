@@ -281,7 +281,17 @@ class Workers:
         refs = [probe_node.options(scheduling_strategy=NodeAffinitySchedulingStrategy(
                     node, soft=False)).remote(commands, timeout, *blobs)
                 for node in nodes]
-        for answer in ray.get(refs):
+        for node, ref in zip(nodes, refs):
+            try:
+                answer = ray.get(ref)
+            except ray.exceptions.RayError as e:
+                # The node died or left between the listing and its probe (a
+                # busy node's missed heartbeats do this too): no work for it,
+                # and the run goes on with the others.
+                self.bad[node] = f"lost ({type(e).__name__})"
+                self.warn(f"node {names.get(node, '?')} ({node[:8]}) was lost before its "
+                          f"probe answered ({type(e).__name__}); it gets no work")
+                continue
             if answer["why"] is not None:
                 self.reject(answer["node"], answer["why"], names)
 
