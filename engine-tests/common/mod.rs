@@ -1,8 +1,8 @@
 //! Helpers shared by the integration tests: reference data and width dispatch.
 
-use kawari::core::BitWord;
-use kawari::position::Position;
-use kawari::variant::Variant;
+use kawari::core::{BitWord, Square};
+use kawari::position::{Move, Position};
+use kawari::variant::{Kind, Variant};
 
 /// The seven variants, in the order the reference data lists them.
 pub const VARIANTS: &[&str] = &[
@@ -278,4 +278,26 @@ pub fn silent(e: &mut UsiProcess, line: &str) {
     e.send(line);
     let lines = e.sync();
     assert!(lines.is_empty(), "{line:?} gave {lines:?}");
+}
+
+/// Every syntactically possible move on this board, legal or not (a move to
+/// its own square aside): what slow legality tests try one by one.
+pub fn all_candidate_moves(v: &Variant) -> Vec<Move> {
+    let n = v.geometry().squares() as u8;
+    let mut out = Vec::new();
+    for from in 0..n {
+        for to in 0..n {
+            if from != to {
+                for promote in [false, true] {
+                    out.push(Move::normal(Square::new(from), Square::new(to), promote));
+                }
+            }
+        }
+    }
+    for k in 0..v.num_kinds() as u8 {
+        for to in 0..n {
+            out.push(Move::drop(Kind(k), Square::new(to)));
+        }
+    }
+    out
 }

@@ -3,37 +3,16 @@
 //! recomputed one, SFEN round-trips, every generated move passes a slow
 //! independent legality test, and no legal move is missed.
 
-use crate::common::VARIANTS;
-use kawari::core::{BitWord, Square};
+use crate::common::{all_candidate_moves, VARIANTS};
+use kawari::core::BitWord;
 use kawari::perft::perft;
 use kawari::position::{Move, Position};
-use kawari::variant::{Kind, Variant};
+use kawari::variant::Variant;
 use kawari::width::Width;
 use kawari::with_width;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeSet;
-
-/// Every syntactically possible move on this board, legal or not.
-fn all_candidate_moves(v: &Variant) -> Vec<Move> {
-    let n = v.geometry().squares() as u8;
-    let mut out = Vec::new();
-    for from in 0..n {
-        for to in 0..n {
-            if from != to {
-                for promote in [false, true] {
-                    out.push(Move::normal(Square::new(from), Square::new(to), promote));
-                }
-            }
-        }
-    }
-    for k in 0..v.num_kinds() as u8 {
-        for to in 0..n {
-            out.push(Move::drop(Kind(k), Square::new(to)));
-        }
-    }
-    out
-}
 
 fn check_position<W: BitWord>(pos: &mut Position<W>, candidates: &[Move]) {
     let v = pos.variant();

@@ -9,10 +9,11 @@
 //! depth limits keep it fast; a few games on a real clock check that no time
 //! is lost.
 
-use kawari::core::{BitWord, Color, Square};
+use crate::common::all_candidate_moves;
+use kawari::core::{BitWord, Color};
 use kawari::position::{GameEnd, Move, Position};
 use kawari::search::{Decision, Limits, Search, SearchOptions, Signals, TranspositionTable};
-use kawari::variant::{Kind, Variant};
+use kawari::variant::Variant;
 use kawari::width::Width;
 use kawari::with_width;
 use rand::{rngs::StdRng, Rng, SeedableRng};
@@ -47,25 +48,6 @@ struct Outcome {
 /// number, for counting repetitions.
 fn key(sfen: &str) -> String {
     sfen.rsplit_once(' ').map_or(sfen, |(k, _)| k).to_string()
-}
-
-/// Every syntactically possible move on this board, legal or not.
-fn all_candidate_moves(v: &Variant) -> Vec<Move> {
-    let n = v.geometry().squares() as u8;
-    let mut out = Vec::new();
-    for from in 0..n {
-        for to in 0..n {
-            for promote in [false, true] {
-                out.push(Move::normal(Square::new(from), Square::new(to), promote));
-            }
-        }
-    }
-    for k in 0..v.num_kinds() as u8 {
-        for to in 0..n {
-            out.push(Move::drop(Kind(k), Square::new(to)));
-        }
-    }
-    out
 }
 
 /// The referee's own record of a game: each position's key and whether the
