@@ -86,7 +86,9 @@ fn cpu_has(f: &Feature) -> bool {
 }
 
 /// The features the build enabled that the CPU lacks (none elsewhere than
-/// x86-64, where the compiler's target is the machine's).
+/// x86-64, where the compiler's target is the machine's). Linux x86-64 checks
+/// at load time instead (`at_load`).
+#[cfg(any(test, not(all(target_arch = "x86_64", target_os = "linux"))))]
 pub fn missing_features() -> Vec<&'static str> {
     #[cfg(target_arch = "x86_64")]
     return FEATURES
@@ -106,6 +108,7 @@ const REFUSAL_TAIL: &str =
 
 /// The refusal, for the check at `main`'s start where the constructor does
 /// not run (outside Linux).
+#[cfg(any(test, not(all(target_arch = "x86_64", target_os = "linux"))))]
 pub fn check() -> Result<(), String> {
     let missing = missing_features();
     if missing.is_empty() {
