@@ -208,6 +208,10 @@ fn tools_refuse_bad_options() {
         (&["train", "--out", "x"], "--data is required"),
         (&["train", "--lr", "5"], "bad --lr '5'"),
         (
+            &["train", "--features", "halfkp"],
+            "unknown feature set 'halfkp' (psq or king-buckets)",
+        ),
+        (
             &["train", "--mirror", "1"],
             "bad --mirror '1' (expected true or false)",
         ),
@@ -365,11 +369,13 @@ fn datagen_and_train_make_a_network_the_engine_plays_with() {
         "1",
         "--threads",
         "1",
+        "--features",
+        "king-buckets",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let report = stdout(&o);
     assert!(
-        report.contains("judkins: 1080 inputs, 16 hidden"),
+        report.contains("judkins: 9720 inputs (king-buckets), 16 hidden"),
         "{report}"
     );
     assert!(report.contains("held-out loss"), "{report}");
@@ -384,7 +390,9 @@ fn datagen_and_train_make_a_network_the_engine_plays_with() {
     e.send("eval");
     let lines = e.sync();
     assert!(
-        lines.iter().any(|l| l.contains("network judkins 1080x16")),
+        lines
+            .iter()
+            .any(|l| l.contains("network judkins king-buckets 9720x16")),
         "{lines:?}"
     );
     assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");

@@ -183,9 +183,14 @@ fn network_files_are_loaded_used_and_refused() {
     std::fs::create_dir_all(&dir).unwrap();
     let judkins = Variant::by_name("judkins").unwrap();
     let good = dir.join("judkins.nnue");
-    std::fs::write(&good, Network::random(judkins, 32, 5).to_bytes()).unwrap();
+    std::fs::write(
+        &good,
+        Network::random(judkins, kawari::nnue::FeatureSet::KingBuckets, 32, 5).to_bytes(),
+    )
+    .unwrap();
     let damaged = dir.join("damaged.nnue");
-    let mut bytes = Network::random(judkins, 32, 5).to_bytes();
+    let mut bytes =
+        Network::random(judkins, kawari::nnue::FeatureSet::KingBuckets, 32, 5).to_bytes();
     bytes[100] ^= 0x40;
     std::fs::write(&damaged, bytes).unwrap();
     let not_a_net = dir.join("text.nnue");
@@ -210,6 +215,10 @@ fn network_files_are_loaded_used_and_refused() {
         .iter()
         .find(|l| l.starts_with("info string network judkins"))
         .unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(
+        net_line.starts_with("info string network judkins king-buckets 9720x32:"),
+        "{net_line}"
+    );
     let net_value = net_line
         .rsplit(": ")
         .next()

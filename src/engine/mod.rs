@@ -322,6 +322,7 @@ impl Engine {
             .network_for(self.variant)
             .map(|n| NetworkEval {
                 variant: n.variant().to_string(),
+                features: n.feature_set().name(),
                 inputs: n.inputs(),
                 hidden: n.hidden(),
                 score: with_root!(&self.root, pos => crate::nnue::evaluate(n, pos.as_ref())),

@@ -76,6 +76,8 @@ pub struct EvalBreakdown {
 pub struct NetworkEval {
     /// The variant it was trained for.
     pub variant: String,
+    /// Its feature set's name.
+    pub features: &'static str,
     /// Its inputs per perspective.
     pub inputs: usize,
     /// Its hidden units per perspective.

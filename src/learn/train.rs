@@ -9,13 +9,23 @@
 //! cosine to a twentieth. Games whose index is a multiple of `holdout` are
 //! held out and their loss is reported every epoch.
 //!
+//! With king buckets the trainer also learns a piece-square factor shared by
+//! every bucket (each active feature adds its bucket's row and the shared
+//! row); the export folds the factor into each bucket, so the file has the
+//! buckets only. The buckets start at zero: training begins as a piece-square
+//! network and the buckets learn what differs by king square, which lets a
+//! few million positions train several thousand rows.
+//!
+//! The network kept is the one of the epoch with the lowest held-out loss;
+//! training stops early after `patience` epochs without a new lowest.
+//!
 //! A run is reproducible from its seed for the same data and thread count
 //! (threads sum their gradients in a fixed order).
 
 use super::error::LearnError;
 use super::record::{decode, RECORD_BYTES};
 use crate::core::Rng;
-use crate::nnue::features::{Features, Layout};
+use crate::nnue::features::{FeatureSet, Features, Layout};
 use crate::nnue::network::{Network, QA, QB, SCALE};
 use crate::position::Position;
 use crate::variant::Variant;
@@ -27,6 +37,8 @@ use std::path::PathBuf;
 pub struct Config {
     /// The variant; records of other variants are skipped.
     pub variant: &'static Variant,
+    /// The network's inputs.
+    pub features: FeatureSet,
     /// Datagen files.
     pub data: Vec<PathBuf>,
     /// Hidden units per perspective (a multiple of 16).
@@ -48,8 +60,11 @@ pub struct Config {
     /// Use at most this many positions (0: all).
     pub max_positions: usize,
     /// Also train on every training position mirrored (files reversed),
-    /// where the variant's rules are mirror-symmetric.
+    /// where the variant's rules are mirror-symmetric (piece-square inputs
+    /// only: king buckets already see every position from the left).
     pub mirror: bool,
+    /// Stop after this many epochs without a lower held-out loss (0: never).
+    pub patience: u32,
 }
 
 /// What a run measured.
@@ -66,12 +81,14 @@ pub struct Report {
     pub holdout_loss_of_scores: f64,
     /// Held-out loss after each epoch, float network.
     pub holdout_loss: Vec<f64>,
+    /// The epoch (from 1) whose network was kept.
+    pub best_epoch: usize,
     /// Held-out loss of the quantized network.
     pub holdout_loss_quantized: f64,
 }
 
-/// Training positions: the side to move's features (the other side's are
-/// their flips), the search score and the result.
+/// Training positions: the side to move's features and the other side's,
+/// the search score and the result.
 struct Samples {
     features: Vec<u16>,
     offsets: Vec<u32>,
@@ -93,22 +110,29 @@ impl Samples {
         self.score.len()
     }
 
-    fn push(&mut self, f: &Features, score: f32, result: f32) {
-        self.features.extend_from_slice(f);
-        self.offsets.push(self.features.len() as u32);
+    fn push(&mut self, us: &[u16], them: &[u16], score: f32, result: f32) {
+        for f in [us, them] {
+            self.features.extend_from_slice(f);
+            self.offsets.push(self.features.len() as u32);
+        }
         self.score.push(score);
         self.result.push(result);
     }
 
-    fn features(&self, i: usize) -> &[u16] {
-        &self.features[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    /// Sample `i`'s features: the side to move's, the other side's.
+    fn features(&self, i: usize) -> [&[u16]; 2] {
+        let o = &self.offsets[2 * i..2 * i + 3];
+        [
+            &self.features[o[0] as usize..o[1] as usize],
+            &self.features[o[1] as usize..o[2] as usize],
+        ]
     }
 }
 
 /// Reads the records of `cfg.variant`; (training, held-out).
 fn load(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Samples, Samples), LearnError> {
-    let layout = Layout::of(cfg.variant);
-    let mirror = cfg.mirror && cfg.variant.mirror_symmetric();
+    let layout = Layout::with(cfg.variant, cfg.features);
+    let mirror = cfg.mirror && cfg.variant.mirror_symmetric() && cfg.features == FeatureSet::Psq;
     let (mut train, mut held) = (Samples::new(), Samples::new());
     let mut buf = [0u8; RECORD_BYTES];
     for path in &cfg.data {
@@ -131,15 +155,18 @@ fn load(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Samples, Sample
                     reason: format!("{e:?}"),
                 }
             })?;
-            let f = layout.active(&pos, pos.side_to_move());
+            let us = layout.active(&pos, pos.side_to_move());
+            let them = layout.active(&pos, pos.side_to_move().opp());
             let result = (rec.result as f32 + 1.0) / 2.0;
             if cfg.holdout > 0 && rec.game % cfg.holdout == 0 {
-                held.push(&f, rec.score as f32, result);
+                held.push(&us, &them, rec.score as f32, result);
             } else {
-                train.push(&f, rec.score as f32, result);
+                train.push(&us, &them, rec.score as f32, result);
                 if mirror {
-                    let m: Features = f.iter().map(|&x| layout.mirror(x)).collect();
-                    train.push(&m, rec.score as f32, result);
+                    let m = |f: &Features| -> Features {
+                        f.iter().map(|&x| layout.mirror(x)).collect()
+                    };
+                    train.push(&m(&us), &m(&them), rec.score as f32, result);
                 }
             }
             if cfg.max_positions > 0 && train.len() + held.len() >= cfg.max_positions {
@@ -186,6 +213,10 @@ fn fit_k(s: &Samples) -> f32 {
 #[derive(Clone)]
 struct Params {
     hidden: usize,
+    /// The network's inputs; rows past them are the shared factor's.
+    inputs: usize,
+    /// With a factor: the size of the block it repeats (a bucket's inputs).
+    factor: Option<usize>,
     w1: Vec<f32>,
     b1: Vec<f32>,
     w2: Vec<f32>,
@@ -199,14 +230,26 @@ const W1_LIMIT: f32 = 1.98;
 const W2_LIMIT: f32 = 16.0;
 
 impl Params {
-    fn new(inputs: usize, hidden: usize, rng: &mut Rng) -> Params {
+    /// Random weights; with a factor the buckets start at zero and the
+    /// factor random.
+    fn new(inputs: usize, factor: Option<usize>, hidden: usize, rng: &mut Rng) -> Params {
         let s1 = 0.5 / (30f32).sqrt();
         let s2 = 1.0 / ((2 * hidden) as f32).sqrt();
-        Params {
-            hidden,
-            w1: (0..inputs * hidden)
+        let w1 = match factor {
+            None => (0..inputs * hidden)
                 .map(|_| rng.range_f32(-s1, s1))
                 .collect(),
+            Some(block) => {
+                let mut w = vec![0.0; inputs * hidden];
+                w.extend((0..block * hidden).map(|_| rng.range_f32(-s1, s1)));
+                w
+            }
+        };
+        Params {
+            hidden,
+            inputs,
+            factor,
+            w1,
             b1: (0..hidden).map(|_| rng.range_f32(0.0, 0.5)).collect(),
             w2: (0..2 * hidden).map(|_| rng.range_f32(-s2, s2)).collect(),
             b2: 0.0,
@@ -216,6 +259,8 @@ impl Params {
     fn zeros_like(p: &Params) -> Params {
         Params {
             hidden: p.hidden,
+            inputs: p.inputs,
+            factor: p.factor,
             w1: vec![0.0; p.w1.len()],
             b1: vec![0.0; p.b1.len()],
             w2: vec![0.0; p.w2.len()],
@@ -251,21 +296,30 @@ impl Params {
         self.b2 *= k;
     }
 
-    fn accumulate(&self, f: &[u16], flip: &[u16], other: bool, acc: &mut [f32]) {
+    /// The rows feature `x` adds: its own, and the factor's if any.
+    #[inline(always)]
+    fn rows(&self, x: u16) -> impl Iterator<Item = usize> {
+        let own = x as usize;
+        let shared = self.factor.map(|block| self.inputs + own % block);
+        std::iter::once(own).chain(shared)
+    }
+
+    fn accumulate(&self, f: &[u16], acc: &mut [f32]) {
         let h = self.hidden;
         acc.copy_from_slice(&self.b1);
         for &x in f {
-            let x = if other { flip[x as usize] } else { x } as usize;
-            for (a, w) in acc.iter_mut().zip(&self.w1[x * h..(x + 1) * h]) {
-                *a += w;
+            for r in self.rows(x) {
+                for (a, w) in acc.iter_mut().zip(&self.w1[r * h..(r + 1) * h]) {
+                    *a += w;
+                }
             }
         }
     }
 
-    /// Output (network units) for sample features `f`.
-    fn forward(&self, f: &[u16], flip: &[u16], us: &mut [f32], them: &mut [f32]) -> f32 {
-        self.accumulate(f, flip, false, us);
-        self.accumulate(f, flip, true, them);
+    /// Output (network units) for sample features `f` (side to move's, other's).
+    fn forward(&self, f: [&[u16]; 2], us: &mut [f32], them: &mut [f32]) -> f32 {
+        self.accumulate(f[0], us);
+        self.accumulate(f[1], them);
         let h = self.hidden;
         let mut y = self.b2;
         for i in 0..h {
@@ -274,13 +328,22 @@ impl Params {
         y
     }
 
-    fn quantize(&self, v: &Variant) -> Network {
+    /// The network file's weights: the factor folded into every bucket.
+    fn quantize(&self, v: &Variant, set: FeatureSet) -> Network {
         let q = |x: f32, s: i32| (x * s as f32).round() as i16;
+        let h = self.hidden;
+        let w1 = (0..self.inputs * h).map(|i| {
+            let shared = self.factor.map_or(0.0, |block| {
+                self.w1[(self.inputs + (i / h) % block) * h + i % h]
+            });
+            q((self.w1[i] + shared).clamp(-W1_LIMIT, W1_LIMIT), QA)
+        });
         Network::new(
             v,
+            set,
             self.hidden,
             self.b1.iter().map(|&x| q(x, QA)).collect(),
-            self.w1.iter().map(|&x| q(x, QA)).collect(),
+            w1.collect(),
             self.w2.iter().map(|&x| q(x, QB)).collect(),
             (self.b2 * (QA * QB) as f32).round() as i32,
         )
@@ -294,15 +357,7 @@ fn target(s: &Samples, i: usize, k: f32, lambda: f32) -> f32 {
 }
 
 /// Loss and gradient of samples `idx` into `g` (summed, not averaged).
-fn gradient(
-    p: &Params,
-    s: &Samples,
-    idx: &[u32],
-    flip: &[u16],
-    k: f32,
-    lambda: f32,
-    g: &mut Params,
-) -> f64 {
+fn gradient(p: &Params, s: &Samples, idx: &[u32], k: f32, lambda: f32, g: &mut Params) -> f64 {
     let h = p.hidden;
     let (mut us, mut them) = (vec![0f32; h], vec![0f32; h]);
     let mut da = vec![0f32; h];
@@ -311,7 +366,7 @@ fn gradient(
     for &i in idx {
         let i = i as usize;
         let f = s.features(i);
-        let y = p.forward(f, flip, &mut us, &mut them);
+        let y = p.forward(f, &mut us, &mut them);
         let prob = sigmoid(y * c);
         let t = target(s, i, k, lambda);
         loss += ((prob - t) * (prob - t)) as f64;
@@ -328,10 +383,11 @@ fn gradient(
             for (gb, d) in g.b1.iter_mut().zip(&da) {
                 *gb += d;
             }
-            for &x in f {
-                let x = if side == 1 { flip[x as usize] } else { x } as usize;
-                for (gw, d) in g.w1[x * h..(x + 1) * h].iter_mut().zip(&da) {
-                    *gw += d;
+            for &x in f[side] {
+                for r in p.rows(x) {
+                    for (gw, d) in g.w1[r * h..(r + 1) * h].iter_mut().zip(&da) {
+                        *gw += d;
+                    }
                 }
             }
         }
@@ -340,13 +396,13 @@ fn gradient(
 }
 
 /// Mean loss of the float network over `s`.
-fn mean_loss(p: &Params, s: &Samples, flip: &[u16], k: f32, lambda: f32) -> f64 {
+fn mean_loss(p: &Params, s: &Samples, k: f32, lambda: f32) -> f64 {
     let h = p.hidden;
     let (mut us, mut them) = (vec![0f32; h], vec![0f32; h]);
     let c = SCALE as f32 / k;
     let total: f64 = (0..s.len())
         .map(|i| {
-            let y = p.forward(s.features(i), flip, &mut us, &mut them);
+            let y = p.forward(s.features(i), &mut us, &mut them);
             let d = sigmoid(y * c) - target(s, i, k, lambda);
             (d * d) as f64
         })
@@ -355,13 +411,14 @@ fn mean_loss(p: &Params, s: &Samples, flip: &[u16], k: f32, lambda: f32) -> f64 
 }
 
 /// Mean loss of the quantized network over `s`.
-fn mean_loss_quantized(net: &Network, s: &Samples, flip: &[u16], k: f32, lambda: f32) -> f64 {
+fn mean_loss_quantized(net: &Network, s: &Samples, k: f32, lambda: f32) -> f64 {
     let h = net.hidden();
     let (mut us, mut them) = (vec![0i16; h], vec![0i16; h]);
     let total: f64 = (0..s.len())
         .map(|i| {
-            net.accumulate(&mut us, s.features(i).iter().copied());
-            net.accumulate(&mut them, s.features(i).iter().map(|&x| flip[x as usize]));
+            let [fu, ft] = s.features(i);
+            net.accumulate(&mut us, fu.iter().copied());
+            net.accumulate(&mut them, ft.iter().copied());
             let cp = net.output(&us, &them) as f32;
             let d = sigmoid(cp / k) - target(s, i, k, lambda);
             (d * d) as f64
@@ -411,10 +468,7 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
     if train.len() == 0 {
         return Err(LearnError::NoPositions(cfg.variant.name()));
     }
-    let layout = Layout::of(cfg.variant);
-    let flip: Vec<u16> = (0..layout.inputs() as u16)
-        .map(|f| layout.flip(f))
-        .collect();
+    let layout = Layout::with(cfg.variant, cfg.features);
     let k = fit_k(&train);
     let scores_loss = if held.len() > 0 {
         (0..held.len())
@@ -433,7 +487,8 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
         held.len()
     ));
     let mut rng = Rng::seed_from_u64(cfg.seed);
-    let mut p = Params::new(layout.inputs(), cfg.hidden, &mut rng);
+    let factor = (layout.buckets() > 1).then(|| layout.bucket_inputs());
+    let mut p = Params::new(layout.inputs(), factor, cfg.hidden, &mut rng);
     let mut adam = Adam {
         m: Params::zeros_like(&p),
         v: Params::zeros_like(&p),
@@ -446,6 +501,7 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
     let steps_per_epoch = train.len().div_ceil(batch);
     let total_steps = (steps_per_epoch * cfg.epochs as usize).max(1);
     let mut holdout_loss = Vec::new();
+    let mut best: Option<(f64, usize, Params)> = None;
     let mut step = 0usize;
     for epoch in 0..cfg.epochs {
         rng.shuffle(&mut order);
@@ -460,10 +516,10 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
                     .iter_mut()
                     .zip(chunk.chunks(per))
                     .map(|(g, idx)| {
-                        let (p, train, flip) = (&p, &train, &flip);
+                        let (p, train) = (&p, &train);
                         s.spawn(move || {
                             g.clear();
-                            gradient(p, train, idx, flip, k, cfg.lambda, g)
+                            gradient(p, train, idx, k, cfg.lambda, g)
                         })
                     })
                     .collect();
@@ -487,7 +543,7 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
         if train_loss.is_nan() {
             return Err(LearnError::TrainingThread);
         }
-        let hl = mean_loss(&p, &held, &flip, k, cfg.lambda);
+        let hl = mean_loss(&p, &held, k, cfg.lambda);
         holdout_loss.push(hl);
         progress(&format!(
             "epoch {}/{}: train loss {:.6}, held-out loss {:.6}",
@@ -496,9 +552,24 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
             train_loss / train.len() as f64,
             hl
         ));
+        let epoch = epoch as usize + 1;
+        match &best {
+            // Without held-out positions every epoch is "best": keep the last.
+            Some((lowest, _, _)) if held.len() > 0 && hl >= *lowest => {}
+            _ => best = Some((hl, epoch, p.clone())),
+        }
+        let best_epoch = best.as_ref().map_or(epoch, |b| b.1);
+        if cfg.patience > 0 && epoch - best_epoch >= cfg.patience as usize {
+            progress(&format!(
+                "no lower held-out loss for {} epochs: stopping, keeping epoch {best_epoch}",
+                cfg.patience
+            ));
+            break;
+        }
     }
-    let net = p.quantize(cfg.variant);
-    let quantized = mean_loss_quantized(&net, &held, &flip, k, cfg.lambda);
+    let (_, best_epoch, p) = best.unwrap_or_else(|| (0.0, 0, p.clone()));
+    let net = p.quantize(cfg.variant, cfg.features);
+    let quantized = mean_loss_quantized(&net, &held, k, cfg.lambda);
     Ok((
         net,
         Report {
@@ -507,6 +578,7 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
             k,
             holdout_loss_of_scores: scores_loss,
             holdout_loss,
+            best_epoch,
             holdout_loss_quantized: quantized,
         },
     ))
@@ -554,6 +626,8 @@ mod tests {
             holdout: 5,
             max_positions: 0,
             mirror: true,
+            patience: 0,
+            features: FeatureSet::Psq,
         };
         let (a, ra) = run(&cfg, &mut |_| {}).unwrap();
         let (b, _) = run(&cfg, &mut |_| {}).unwrap();

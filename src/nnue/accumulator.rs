@@ -26,7 +26,8 @@ pub struct Accumulators {
     hidden: usize,
     /// `values[ply]`: Black's sums then White's, `2 * hidden` values.
     values: Vec<i16>,
-    computed: Vec<bool>,
+    /// `computed[ply][perspective]`: whether those sums are up to date.
+    computed: Vec<[bool; 2]>,
     deltas: Vec<Delta>,
 }
 
@@ -38,7 +39,7 @@ impl Accumulators {
             layout: None,
             hidden: 0,
             values: Vec::new(),
-            computed: vec![false; capacity],
+            computed: vec![[false; 2]; capacity],
             deltas: vec![Delta::default(); capacity],
         }
     }
@@ -52,37 +53,31 @@ impl Accumulators {
     /// Uses `net` (or none) and sets ply 0 to `pos`, computed from scratch.
     pub fn reset<W: BitWord>(&mut self, net: Option<&'static Network>, pos: &Position<W>) {
         self.net = net;
-        self.computed.iter_mut().for_each(|c| *c = false);
+        self.computed.iter_mut().for_each(|c| *c = [false; 2]);
         let Some(net) = net else {
             self.layout = None;
             return;
         };
-        self.layout = Some(Layout::of(pos.variant()));
+        self.layout = Some(net.layout(pos.variant()));
         self.hidden = net.hidden();
         let need = self.computed.len() * 2 * self.hidden;
         if self.values.len() != need {
             self.values = vec![0; need];
         }
-        self.refresh(0, pos);
+        for persp in Color::ALL {
+            self.refresh(0, persp, pos);
+        }
     }
 
-    fn slot(&mut self, ply: usize) -> &mut [i16] {
-        let h2 = 2 * self.hidden;
-        &mut self.values[ply * h2..(ply + 1) * h2]
-    }
-
-    /// Computes ply `ply` from scratch.
-    fn refresh<W: BitWord>(&mut self, ply: usize, pos: &Position<W>) {
+    /// Computes `persp`'s sums at ply `ply` from scratch.
+    fn refresh<W: BitWord>(&mut self, ply: usize, persp: Color, pos: &Position<W>) {
         let (Some(net), Some(layout)) = (self.net, self.layout) else {
             return;
         };
         let h = self.hidden;
-        let acc = self.slot(ply);
-        for persp in Color::ALL {
-            let part = &mut acc[persp.index() * h..(persp.index() + 1) * h];
-            net.accumulate(part, layout.active(pos, persp));
-        }
-        self.computed[ply] = true;
+        let at = (2 * ply + persp.index()) * h;
+        net.accumulate(&mut self.values[at..at + h], layout.active(pos, persp));
+        self.computed[ply][persp.index()] = true;
     }
 
     /// Records that ply `ply + 1` is `pos` (at `ply`) after `m`; call before
@@ -99,7 +94,7 @@ impl Accumulators {
         for persp in Color::ALL {
             d.changes[persp.index()] = layout.changes(pos, m, persp);
         }
-        self.computed[ply + 1] = false;
+        self.computed[ply + 1] = [false; 2];
     }
 
     /// Records that ply `ply + 1` is ply `ply` with the turn passed.
@@ -109,7 +104,7 @@ impl Accumulators {
             return;
         }
         self.deltas[ply + 1] = Delta::default();
-        self.computed[ply + 1] = false;
+        self.computed[ply + 1] = [false; 2];
     }
 
     /// The network's score of `pos`, which is at `ply`, for its side to
@@ -120,7 +115,9 @@ impl Accumulators {
         if ply >= self.computed.len() {
             return Some(self.evaluate_from_scratch(pos));
         }
-        self.bring_up_to_date(ply, pos);
+        for persp in Color::ALL {
+            self.bring_up_to_date(ply, persp, pos);
+        }
         let h = self.hidden;
         let acc = &self.values[ply * 2 * h..(ply + 1) * 2 * h];
         let (black, white) = acc.split_at(h);
@@ -130,14 +127,18 @@ impl Accumulators {
         })
     }
 
-    fn bring_up_to_date<W: BitWord>(&mut self, ply: usize, pos: &Position<W>) {
+    /// Brings `persp`'s sums at `ply` up to date: from the nearest ply above
+    /// that has them, or from scratch if none does or a king move on the
+    /// way refreshed them.
+    fn bring_up_to_date<W: BitWord>(&mut self, ply: usize, persp: Color, pos: &Position<W>) {
         let Some(net) = self.net else {
             return;
         };
+        let side = persp.index();
         let mut from = ply;
-        while !self.computed[from] {
-            if from == 0 {
-                self.refresh(ply, pos);
+        while !self.computed[from][side] {
+            if from == 0 || self.deltas[from].changes[side].refresh {
+                self.refresh(ply, persp, pos);
                 return;
             }
             from -= 1;
@@ -145,33 +146,28 @@ impl Accumulators {
         let h = self.hidden;
         for p in from + 1..=ply {
             let (done, rest) = self.values.split_at_mut(p * 2 * h);
-            let parent = &done[(p - 1) * 2 * h..];
-            let acc = &mut rest[..2 * h];
-            acc.copy_from_slice(parent);
-            for persp in Color::ALL {
-                let c = &self.deltas[p].changes[persp.index()];
-                let part = &mut acc[persp.index() * h..(persp.index() + 1) * h];
-                match (c.removed.as_slice(), c.added.as_slice()) {
-                    (&[r], &[a]) => simd::update(part, &[net.row(r)], &[net.row(a)]),
-                    (&[r1, r2], &[a]) => {
-                        simd::update(part, &[net.row(r1), net.row(r2)], &[net.row(a)])
+            let parent = &done[(p - 1) * 2 * h + side * h..][..h];
+            let part = &mut rest[side * h..(side + 1) * h];
+            part.copy_from_slice(parent);
+            let c = &self.deltas[p].changes[side];
+            match (c.removed.as_slice(), c.added.as_slice()) {
+                (&[r], &[a]) => simd::update(part, &[net.row(r)], &[net.row(a)]),
+                (&[r1, r2], &[a]) => simd::update(part, &[net.row(r1), net.row(r2)], &[net.row(a)]),
+                (&[r1, r2], &[a1, a2]) => simd::update(
+                    part,
+                    &[net.row(r1), net.row(r2)],
+                    &[net.row(a1), net.row(a2)],
+                ),
+                (removed, added) => {
+                    for &r in removed {
+                        simd::update(part, &[net.row(r)], &[]);
                     }
-                    (&[r1, r2], &[a1, a2]) => simd::update(
-                        part,
-                        &[net.row(r1), net.row(r2)],
-                        &[net.row(a1), net.row(a2)],
-                    ),
-                    (removed, added) => {
-                        for &r in removed {
-                            simd::update(part, &[net.row(r)], &[]);
-                        }
-                        for &a in added {
-                            simd::update(part, &[], &[net.row(a)]);
-                        }
+                    for &a in added {
+                        simd::update(part, &[], &[net.row(a)]);
                     }
                 }
             }
-            self.computed[p] = true;
+            self.computed[p][side] = true;
         }
     }
 

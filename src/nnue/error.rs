@@ -30,12 +30,16 @@ pub enum NetworkError {
         /// The variant asked for.
         expected: String,
     },
+    /// A feature set this build does not know.
+    FeatureSet(u32),
     /// An input count that is not the variant's in this build.
     Inputs {
         /// The file's count.
         found: usize,
         /// The variant.
         variant: String,
+        /// The file's feature set.
+        set: &'static str,
         /// The variant's count in this build.
         expected: usize,
     },
@@ -81,11 +85,22 @@ impl fmt::Display for NetworkError {
             NetworkError::WrongVariant { found, expected } => {
                 write!(f, "a network for {found}, not {expected}")
             }
+            NetworkError::FeatureSet(id) => write!(
+                f,
+                "feature set {id} is unknown to this build (it reads {})",
+                super::features::FeatureSet::ALL
+                    .map(|s| format!("{} = {}", s.id(), s.name()))
+                    .join(", ")
+            ),
             NetworkError::Inputs {
                 found,
                 variant,
+                set,
                 expected,
-            } => write!(f, "{found} inputs, {variant} has {expected} in this build"),
+            } => write!(
+                f,
+                "{found} inputs, {variant} has {expected} with feature set {set} in this build"
+            ),
             NetworkError::Hidden { found, max } => write!(
                 f,
                 "{found} hidden units: must be a multiple of 16 up to {max}"

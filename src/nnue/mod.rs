@@ -14,6 +14,7 @@ mod simd;
 
 pub use accumulator::Accumulators;
 pub use error::NetworkError;
+pub use features::FeatureSet;
 pub use network::Network;
 
 use crate::variant::Variant;
@@ -116,15 +117,18 @@ mod tests {
     use rand::seq::SliceRandom;
     use rand::SeedableRng;
 
-    fn random_net(v: &Variant) -> &'static Network {
-        Box::leak(Box::new(Network::random(v, 32, 7)))
+    fn random_net(v: &Variant, set: FeatureSet) -> &'static Network {
+        Box::leak(Box::new(Network::random(v, set, 32, 7)))
     }
 
     #[test]
     fn incremental_equals_scratch_along_random_playouts() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(11);
-        for v in Variant::all() {
-            let net = random_net(v);
+        for (v, set) in Variant::all()
+            .iter()
+            .flat_map(|v| FeatureSet::ALL.map(|s| (v, s)))
+        {
+            let net = random_net(v, set);
             for _game in 0..6 {
                 let mut pos = Position::<u128>::startpos(v);
                 let mut acc = Accumulators::new(200);
@@ -153,17 +157,20 @@ mod tests {
         }
     }
 
-    /// Each bench position with a random network of its variant.
+    /// Each bench position with a random network of its variant, for each
+    /// feature set.
     fn bench_positions(
     ) -> impl Iterator<Item = (&'static str, &'static str, &'static Network, Position<u128>)> {
-        crate::bench::POSITIONS.iter().map(|&(name, sfen)| {
+        crate::bench::POSITIONS.iter().flat_map(|&(name, sfen)| {
             let v = Variant::by_name(name).unwrap();
-            (
-                name,
-                sfen,
-                random_net(v),
-                Position::<u128>::from_sfen(v, sfen).unwrap(),
-            )
+            FeatureSet::ALL.map(|set| {
+                (
+                    name,
+                    sfen,
+                    random_net(v, set),
+                    Position::<u128>::from_sfen(v, sfen).unwrap(),
+                )
+            })
         })
     }
 

@@ -9,24 +9,26 @@
 //! weights by `QB`, the output bias by `QA * QB`; so the output sum is the
 //! float network's output times `QA * QB`.
 //!
-//! File (little endian): the 64-byte header
+//! File (little endian): the header, 72 bytes (64 in version 1)
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 0..4 | magic `KWNN` |
-//! | 4..8 | format version (1) |
+//! | 4..8 | format version (2; version 1 files are read too) |
 //! | 8..40 | variant name, ASCII, zero-padded |
-//! | 40..44 | inputs (must equal the variant's `Layout::inputs`) |
+//! | 40..44 | inputs (must equal the variant's `Layout::inputs` under the set) |
 //! | 44..48 | hidden units (a multiple of 16, at most 2048) |
 //! | 48..52, 52..56, 56..60 | `QA`, `QB`, `SCALE` (must equal this build's) |
 //! | 60..64 | FNV-1a 32 checksum of everything after the header |
+//! | 64..68 | feature set (`FeatureSet::id`; version 1 has none: `Psq`) |
+//! | 68..72 | zero (reserved) |
 //!
 //! then `hidden` first-layer biases (i16), `inputs * hidden` first-layer
 //! weights, feature by feature (i16), `2 * hidden` output weights (i16), the
 //! output bias (i32).
 
 use super::error::NetworkError;
-use super::features::Layout;
+use super::features::{FeatureSet, Layout};
 use super::simd;
 use crate::variant::Variant;
 
@@ -38,14 +40,18 @@ pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
 
 const MAGIC: &[u8; 4] = b"KWNN";
-const VERSION: u32 = 1;
-const HEADER: usize = 64;
+const VERSION: u32 = 2;
+/// The first version, whose only feature set was `Psq`.
+const VERSION_PSQ_ONLY: u32 = 1;
+const HEADER: usize = 72;
+const HEADER_V1: usize = 64;
 const MAX_HIDDEN: usize = 2048;
 
 /// A loaded network for one variant.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
     variant: String,
+    set: FeatureSet,
     inputs: usize,
     hidden: usize,
     ft_bias: Vec<i16>,
@@ -88,13 +94,14 @@ impl Network {
     /// A network from its parts (the trainer's output, or tests').
     pub fn new(
         v: &Variant,
+        set: FeatureSet,
         hidden: usize,
         ft_bias: Vec<i16>,
         ft_weights: Vec<i16>,
         out_weights: Vec<i16>,
         out_bias: i32,
     ) -> Result<Network, NetworkError> {
-        let inputs = Layout::of(v).inputs();
+        let inputs = Layout::with(v, set).inputs();
         check_hidden(hidden)?;
         if ft_bias.len() != hidden
             || ft_weights.len() != inputs * hidden
@@ -104,6 +111,7 @@ impl Network {
         }
         Ok(Network {
             variant: v.name().to_string(),
+            set,
             inputs,
             hidden,
             ft_bias,
@@ -128,12 +136,21 @@ impl Network {
     pub fn from_bytes(v: &Variant, b: &[u8]) -> Result<Network, NetworkError> {
         let named = Network::variant_of(b)?;
         let version = u32_at(b, 4);
-        if version != VERSION {
-            return Err(NetworkError::Version {
-                found: version,
-                expected: VERSION,
-            });
-        }
+        let (header, set) = match version {
+            VERSION_PSQ_ONLY => (HEADER_V1, FeatureSet::Psq),
+            VERSION if b.len() >= HEADER => {
+                let id = u32_at(b, 64);
+                let set = FeatureSet::from_id(id).ok_or(NetworkError::FeatureSet(id))?;
+                (HEADER, set)
+            }
+            VERSION => return Err(NetworkError::NotANetwork),
+            _ => {
+                return Err(NetworkError::Version {
+                    found: version,
+                    expected: VERSION,
+                })
+            }
+        };
         if named.name() != v.name() {
             return Err(NetworkError::WrongVariant {
                 found: named.name().to_string(),
@@ -142,11 +159,12 @@ impl Network {
         }
         let inputs = u32_at(b, 40) as usize;
         let hidden = u32_at(b, 44) as usize;
-        let expect = Layout::of(v).inputs();
+        let expect = Layout::with(v, set).inputs();
         if inputs != expect {
             return Err(NetworkError::Inputs {
                 found: inputs,
                 variant: v.name().to_string(),
+                set: set.name(),
                 expected: expect,
             });
         }
@@ -158,17 +176,17 @@ impl Network {
                 expected: (QA as u32, QB as u32, SCALE as u32),
             });
         }
-        let size = HEADER + 2 * hidden + 2 * inputs * hidden + 4 * hidden + 4;
+        let size = header + 2 * hidden + 2 * inputs * hidden + 4 * hidden + 4;
         if b.len() != size {
             return Err(NetworkError::Size {
                 found: b.len(),
                 expected: size,
             });
         }
-        if fnv1a(&b[HEADER..]) != u32_at(b, 60) {
+        if fnv1a(&b[header..]) != u32_at(b, 60) {
             return Err(NetworkError::Checksum);
         }
-        let mut at = HEADER;
+        let mut at = header;
         let mut take = |n: usize| {
             let s = &b[at..at + n];
             at += n;
@@ -178,7 +196,7 @@ impl Network {
         let ft_weights = i16s(take(2 * inputs * hidden));
         let out_weights = i16s(take(4 * hidden));
         let out_bias = i32::from_le_bytes(take(4).try_into().expect("4 bytes"));
-        Network::new(v, hidden, ft_bias, ft_weights, out_weights, out_bias)
+        Network::new(v, set, hidden, ft_bias, ft_weights, out_weights, out_bias)
     }
 
     /// The file image of this network.
@@ -207,6 +225,8 @@ impl Network {
             QB as u32,
             SCALE as u32,
             fnv1a(&payload),
+            self.set.id(),
+            0,
         ] {
             b.extend_from_slice(&x.to_le_bytes());
         }
@@ -216,9 +236,9 @@ impl Network {
 
     /// A network with random weights of plausible size, for tests and
     /// benchmarks of the machinery (it plays badly).
-    pub fn random(v: &Variant, hidden: usize, seed: u64) -> Network {
+    pub fn random(v: &Variant, set: FeatureSet, hidden: usize, seed: u64) -> Network {
         let mut rng = crate::core::Rng::seed_from_u64(seed);
-        let inputs = Layout::of(v).inputs();
+        let inputs = Layout::with(v, set).inputs();
         let mut r = |n: usize, lo: i16, hi: i16| -> Vec<i16> {
             (0..n)
                 .map(|_| rng.range_i64(lo.into(), hi.into()) as i16)
@@ -227,12 +247,22 @@ impl Network {
         let bias = r(hidden, 0, 200);
         let w = r(inputs * hidden, -60, 60);
         let out = r(2 * hidden, -40, 40);
-        Network::new(v, hidden, bias, w, out, 1234).expect("valid sizes")
+        Network::new(v, set, hidden, bias, w, out, 1234).expect("valid sizes")
     }
 
     /// The variant it was trained for.
     pub fn variant(&self) -> &str {
         &self.variant
+    }
+
+    /// Its feature set.
+    pub fn feature_set(&self) -> FeatureSet {
+        self.set
+    }
+
+    /// Its inputs' layout for variant `v` (its own).
+    pub fn layout(&self, v: &Variant) -> Layout {
+        Layout::with(v, self.set)
     }
 
     /// Hidden units per perspective.
@@ -285,7 +315,7 @@ mod tests {
     #[test]
     fn files_round_trip_and_bad_files_are_refused() {
         let v = Variant::by_name("judkins").unwrap();
-        let net = Network::random(v, 32, 1);
+        let net = Network::random(v, FeatureSet::Psq, 32, 1);
         let bytes = net.to_bytes();
         assert_eq!(Network::from_bytes(v, &bytes).unwrap(), net);
         let shogi = Variant::by_name("shogi").unwrap();
@@ -305,5 +335,46 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("KWNN"));
+    }
+
+    #[test]
+    fn files_carry_their_feature_set() {
+        let v = Variant::by_name("judkins").unwrap();
+        let net = Network::random(v, FeatureSet::KingBuckets, 16, 2);
+        assert_eq!(net.inputs(), 9 * Layout::of(v).inputs());
+        let bytes = net.to_bytes();
+        assert_eq!(u32_at(&bytes, 4), 2);
+        let back = Network::from_bytes(v, &bytes).unwrap();
+        assert_eq!(back.feature_set(), FeatureSet::KingBuckets);
+        assert_eq!(back, net);
+        // An unknown set is named, with the ones this build reads.
+        let mut bad = bytes.clone();
+        bad[64] = 9;
+        let e = Network::from_bytes(v, &bad).unwrap_err().to_string();
+        assert!(
+            e.contains("feature set 9") && e.contains("king-buckets"),
+            "{e}"
+        );
+        // A file whose set does not match its inputs says both.
+        let mut bad = bytes.clone();
+        bad[64] = 0;
+        let e = Network::from_bytes(v, &bad).unwrap_err().to_string();
+        assert!(e.contains("psq") && e.contains("1080"), "{e}");
+    }
+
+    #[test]
+    fn version_1_files_are_piece_square_networks() {
+        let v = Variant::by_name("judkins").unwrap();
+        let net = Network::random(v, FeatureSet::Psq, 16, 3);
+        let v2 = net.to_bytes();
+        // The same network as version 1 wrote it: 64-byte header, no set.
+        let mut v1 = v2[..HEADER_V1].to_vec();
+        v1[4..8].copy_from_slice(&1u32.to_le_bytes());
+        v1.extend_from_slice(&v2[HEADER..]);
+        assert_eq!(Network::from_bytes(v, &v1).unwrap(), net);
+        let mut v3 = v2.clone();
+        v3[4..8].copy_from_slice(&3u32.to_le_bytes());
+        let e = Network::from_bytes(v, &v3).unwrap_err().to_string();
+        assert!(e.contains("version 3"), "{e}");
     }
 }

@@ -433,8 +433,9 @@ fn eval_lines(e: &EvalBreakdown) -> Vec<String> {
     ));
     lines.push(match &e.network {
         Some(n) => format!(
-            "network {} {}x{}: {} (side to move){}",
+            "network {} {} {}x{}: {} (side to move){}",
             n.variant,
+            n.features,
             n.inputs,
             n.hidden,
             n.score,

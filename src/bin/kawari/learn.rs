@@ -96,6 +96,8 @@ pub(crate) fn run_train(args: &[String]) -> Result<(), String> {
         holdout: 20,
         max_positions: 0,
         mirror: true,
+        patience: 2,
+        features: kawari::nnue::FeatureSet::Psq,
     };
     let mut out = None;
     each_flag(args, |f| {
@@ -111,6 +113,12 @@ pub(crate) fn run_train(args: &[String]) -> Result<(), String> {
             "--holdout" => cfg.holdout = f.num(0, u32::MAX as u64)? as u32,
             "--max-positions" => cfg.max_positions = f.num(0, u64::MAX)? as usize,
             "--mirror" => cfg.mirror = f.boolean()?,
+            "--patience" => cfg.patience = f.num(0, 10_000)? as u32,
+            "--features" => {
+                cfg.features = kawari::nnue::FeatureSet::by_name(f.value).ok_or_else(|| {
+                    format!("unknown feature set '{}' (psq or king-buckets)", f.value)
+                })?
+            }
             "--seed" => cfg.seed = f.num(0, u64::MAX)?,
             "--threads" => cfg.threads = f.num(1, 1024)? as usize,
             other => return Err(format!("unknown option '{other}'")),
@@ -124,17 +132,19 @@ pub(crate) fn run_train(args: &[String]) -> Result<(), String> {
     let (net, r) = run(&cfg, &mut |line| eprintln!("{line}")).map_err(|e| e.to_string())?;
     std::fs::write(&out, net.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
     println!(
-        "{}: {} inputs, {} hidden; {} training and {} held-out positions; K {:.0}",
+        "{}: {} inputs ({}), {} hidden; {} training and {} held-out positions; K {:.0}",
         cfg.variant.name(),
         net.inputs(),
+        net.feature_set().name(),
         net.hidden(),
         r.train_positions,
         r.holdout_positions,
         r.k
     );
     println!(
-        "held-out loss: {:.6} (float), {:.6} (quantized); the search scores themselves: {:.6}",
-        r.holdout_loss.last().copied().unwrap_or(f64::NAN),
+        "held-out loss: {:.6} (float, epoch {} kept), {:.6} (quantized); the search scores themselves: {:.6}",
+        r.holdout_loss.get(r.best_epoch.wrapping_sub(1)).copied().unwrap_or(f64::NAN),
+        r.best_epoch,
         r.holdout_loss_quantized,
         r.holdout_loss_of_scores
     );

@@ -73,8 +73,15 @@ TRAIN OPTIONS:
     --max-positions <n> read at most this many positions (default: all)
     --mirror <bool>     also train on each position with its files mirrored,
                         where the variant's moves are symmetric (default true)
+    --features <set>    the inputs: psq (pieces on squares, hand counts) or
+                        king-buckets (the same per bucket of the own king's
+                        square, mirrored to the left half; a shared
+                        piece-square factor is learned beside the buckets and
+                        folded in) (default psq)
+    --patience <n>      stop after n epochs without a lower held-out loss and
+                        keep the best epoch's network; 0 never stops (default 2)
     --seed <n>          initial weights and shuffles (default 1)
-    --threads <n>       (default: the CPUs there are)
+    --threads <n>       gradient threads (default: the CPUs there are)
 
 MATE OPTIONS:
     --variant <name>    the variant (default {default})
