@@ -65,6 +65,13 @@ pub struct Config {
     pub mirror: bool,
     /// Stop after this many epochs without a lower held-out loss (0: never).
     pub patience: u32,
+    /// Decoupled weight decay of the king buckets' rows (not the shared
+    /// factor's): what is not worth a difference by king square stays in
+    /// the factor, which every position trains.
+    pub bucket_decay: f32,
+    /// With king buckets, also learn a factor shared by mirror-image
+    /// squares (where the variant is mirror-symmetric).
+    pub symmetric_factor: bool,
 }
 
 /// What a run measured.
@@ -213,14 +220,47 @@ fn fit_k(s: &Samples) -> f32 {
 #[derive(Clone)]
 struct Params {
     hidden: usize,
-    /// The network's inputs; rows past them are the shared factor's.
+    /// The network's inputs; rows past them are the shared factors'.
     inputs: usize,
-    /// With a factor: the size of the block it repeats (a bucket's inputs).
-    factor: Option<usize>,
+    /// With king buckets: the factor rows of each piece-square feature.
+    factor: Option<std::sync::Arc<Factor>>,
     w1: Vec<f32>,
     b1: Vec<f32>,
     w2: Vec<f32>,
     b2: f32,
+}
+
+/// The rows shared by every king bucket, trained beside the buckets and
+/// folded into them at export: piece-square feature `f` of any bucket also
+/// adds the plain factor's row `f`, and the symmetric factor's row shared by
+/// `f` and its mirror image (what mirrored training positions teach a
+/// piece-square network; a king bucket sees its king on the left only).
+struct Factor {
+    /// A bucket's inputs.
+    block: usize,
+    /// Per piece-square feature: its plain and its symmetric factor row.
+    rows: Vec<[u32; 2]>,
+}
+
+impl Factor {
+    /// The factor rows of `layout`'s buckets, numbered after its inputs.
+    fn of(layout: &Layout, symmetric: bool) -> Factor {
+        let (inputs, block) = (layout.inputs(), layout.bucket_inputs());
+        let rows = (0..block as u16)
+            .map(|f| {
+                let sym = if symmetric {
+                    f.min(layout.mirror(f))
+                } else {
+                    f
+                };
+                [
+                    (inputs + f as usize) as u32,
+                    (inputs + block + sym as usize) as u32,
+                ]
+            })
+            .collect();
+        Factor { block, rows }
+    }
 }
 
 /// Limits that keep the quantized sums inside their integers: a row is at
@@ -230,21 +270,23 @@ const W1_LIMIT: f32 = 1.98;
 const W2_LIMIT: f32 = 16.0;
 
 impl Params {
-    /// Random weights; with a factor the buckets start at zero and the
-    /// factor random.
-    fn new(inputs: usize, factor: Option<usize>, hidden: usize, rng: &mut Rng) -> Params {
+    /// Random weights; with factors the buckets and the symmetric factor
+    /// start at zero and the plain factor random.
+    fn new(inputs: usize, factor: Option<Factor>, hidden: usize, rng: &mut Rng) -> Params {
         let s1 = 0.5 / (30f32).sqrt();
         let s2 = 1.0 / ((2 * hidden) as f32).sqrt();
-        let w1 = match factor {
+        let w1 = match &factor {
             None => (0..inputs * hidden)
                 .map(|_| rng.range_f32(-s1, s1))
                 .collect(),
-            Some(block) => {
+            Some(fac) => {
                 let mut w = vec![0.0; inputs * hidden];
-                w.extend((0..block * hidden).map(|_| rng.range_f32(-s1, s1)));
+                w.extend((0..fac.block * hidden).map(|_| rng.range_f32(-s1, s1)));
+                w.extend(std::iter::repeat_n(0.0, fac.block * hidden));
                 w
             }
         };
+        let factor = factor.map(std::sync::Arc::new);
         Params {
             hidden,
             inputs,
@@ -260,7 +302,7 @@ impl Params {
         Params {
             hidden: p.hidden,
             inputs: p.inputs,
-            factor: p.factor,
+            factor: p.factor.clone(),
             w1: vec![0.0; p.w1.len()],
             b1: vec![0.0; p.b1.len()],
             w2: vec![0.0; p.w2.len()],
@@ -296,11 +338,17 @@ impl Params {
         self.b2 *= k;
     }
 
-    /// The rows feature `x` adds: its own, and the factor's if any.
+    /// The rows feature `x` adds: its own, and the factors' if any.
     #[inline(always)]
-    fn rows(&self, x: u16) -> impl Iterator<Item = usize> {
+    fn rows(&self, x: u16) -> impl Iterator<Item = usize> + '_ {
         let own = x as usize;
-        let shared = self.factor.map(|block| self.inputs + own % block);
+        let shared = self
+            .factor
+            .as_ref()
+            .map(|fac| fac.rows[own % fac.block])
+            .into_iter()
+            .flatten()
+            .map(|r| r as usize);
         std::iter::once(own).chain(shared)
     }
 
@@ -328,15 +376,14 @@ impl Params {
         y
     }
 
-    /// The network file's weights: the factor folded into every bucket.
+    /// The network file's weights: the factors folded into every bucket.
     fn quantize(&self, v: &Variant, set: FeatureSet) -> Network {
         let q = |x: f32, s: i32| (x * s as f32).round() as i16;
         let h = self.hidden;
         let w1 = (0..self.inputs * h).map(|i| {
-            let shared = self.factor.map_or(0.0, |block| {
-                self.w1[(self.inputs + (i / h) % block) * h + i % h]
-            });
-            q((self.w1[i] + shared).clamp(-W1_LIMIT, W1_LIMIT), QA)
+            let (row, unit) = (i / h, i % h);
+            let w: f32 = self.rows(row as u16).map(|r| self.w1[r * h + unit]).sum();
+            q(w.clamp(-W1_LIMIT, W1_LIMIT), QA)
         });
         Network::new(
             v,
@@ -434,7 +481,7 @@ struct Adam {
 }
 
 impl Adam {
-    fn step(&mut self, p: &mut Params, g: &Params, lr: f32) {
+    fn step(&mut self, p: &mut Params, g: &Params, lr: f32, bucket_decay: f32) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
         const EPS: f32 = 1e-8;
@@ -453,6 +500,12 @@ impl Adam {
             }
         };
         layer(&mut p.w1, &g.w1, &mut self.m.w1, &mut self.v.w1, W1_LIMIT);
+        if p.factor.is_some() && bucket_decay > 0.0 {
+            let keep = 1.0 - lr * bucket_decay;
+            p.w1[..p.inputs * p.hidden]
+                .iter_mut()
+                .for_each(|w| *w *= keep);
+        }
         layer(&mut p.b1, &g.b1, &mut self.m.b1, &mut self.v.b1, W1_LIMIT);
         layer(&mut p.w2, &g.w2, &mut self.m.w2, &mut self.v.w2, W2_LIMIT);
         upd(&mut p.b2, g.b2, &mut self.m.b2, &mut self.v.b2, 1000.0);
@@ -487,7 +540,12 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
         held.len()
     ));
     let mut rng = Rng::seed_from_u64(cfg.seed);
-    let factor = (layout.buckets() > 1).then(|| layout.bucket_inputs());
+    let factor = (layout.buckets() > 1).then(|| {
+        Factor::of(
+            &layout,
+            cfg.variant.mirror_symmetric() && cfg.symmetric_factor,
+        )
+    });
     let mut p = Params::new(layout.inputs(), factor, cfg.hidden, &mut rng);
     let mut adam = Adam {
         m: Params::zeros_like(&p),
@@ -537,7 +595,7 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
                 g.add(other);
             }
             g.scale(1.0 / chunk.len() as f32);
-            adam.step(&mut p, g, lr);
+            adam.step(&mut p, g, lr, cfg.bucket_decay);
             step += 1;
         }
         if train_loss.is_nan() {
@@ -628,6 +686,8 @@ mod tests {
             mirror: true,
             patience: 0,
             features: FeatureSet::Psq,
+            bucket_decay: 0.0,
+            symmetric_factor: true,
         };
         let (a, ra) = run(&cfg, &mut |_| {}).unwrap();
         let (b, _) = run(&cfg, &mut |_| {}).unwrap();
@@ -636,13 +696,34 @@ mod tests {
             ra.holdout_positions > 20 && ra.train_positions > 100,
             "{ra:?}"
         );
-        // Held-out loss falls, and quantization changes it little.
+        // Held-out loss falls, the lowest epoch is kept, and quantization
+        // changes its loss little.
         let first = ra.holdout_loss[0];
-        let last = *ra.holdout_loss.last().unwrap();
-        assert!(last < first, "{ra:?}");
+        let kept = ra.holdout_loss[ra.best_epoch - 1];
+        assert!(ra.holdout_loss.iter().all(|&l| l >= kept), "{ra:?}");
+        assert!(kept < first, "{ra:?}");
         assert!(
-            (ra.holdout_loss_quantized - last).abs() < 0.1 * last,
+            (ra.holdout_loss_quantized - kept).abs() < 0.1 * kept,
             "{ra:?}"
+        );
+        // King buckets learn too, and their factors fold into the file's
+        // buckets: the quantized network scores as the float one did.
+        let kb = Config {
+            features: FeatureSet::KingBuckets,
+            bucket_decay: 50.0,
+            ..cfg.clone()
+        };
+        let (n, rk) = run(&kb, &mut |_| {}).unwrap();
+        assert_eq!(n.feature_set(), FeatureSet::KingBuckets);
+        assert_eq!(
+            n.inputs(),
+            Layout::with(v, FeatureSet::KingBuckets).inputs()
+        );
+        let kept = rk.holdout_loss[rk.best_epoch - 1];
+        assert!(kept < rk.holdout_loss[0], "{rk:?}");
+        assert!(
+            (rk.holdout_loss_quantized - kept).abs() < 0.1 * kept,
+            "{rk:?}"
         );
         let (c, _) = run(&Config { seed: 10, ..cfg }, &mut |_| {}).unwrap();
         assert_ne!(a, c, "another seed, another network");

@@ -98,6 +98,8 @@ pub(crate) fn run_train(args: &[String]) -> Result<(), String> {
         mirror: true,
         patience: 2,
         features: kawari::nnue::FeatureSet::Psq,
+        bucket_decay: 50.0,
+        symmetric_factor: true,
     };
     let mut out = None;
     each_flag(args, |f| {
@@ -114,6 +116,8 @@ pub(crate) fn run_train(args: &[String]) -> Result<(), String> {
             "--max-positions" => cfg.max_positions = f.num(0, u64::MAX)? as usize,
             "--mirror" => cfg.mirror = f.boolean()?,
             "--patience" => cfg.patience = f.num(0, 10_000)? as u32,
+            "--bucket-decay" => cfg.bucket_decay = f.real(0.0, 500.0)?,
+            "--symmetric-factor" => cfg.symmetric_factor = f.boolean()?,
             "--features" => {
                 cfg.features = kawari::nnue::FeatureSet::by_name(f.value).ok_or_else(|| {
                     format!("unknown feature set '{}' (psq or king-buckets)", f.value)

@@ -78,6 +78,11 @@ TRAIN OPTIONS:
                         square, mirrored to the left half; a shared
                         piece-square factor is learned beside the buckets and
                         folded in) (default psq)
+    --bucket-decay <x>  king buckets: weight decay of the buckets' rows (not
+                        the shared factors'), 0..500 (default 50)
+    --symmetric-factor <bool>
+                        king buckets: also learn a factor shared by
+                        mirror-image squares (default true)
     --patience <n>      stop after n epochs without a lower held-out loss and
                         keep the best epoch's network; 0 never stops (default 2)
     --seed <n>          initial weights and shuffles (default 1)
