@@ -90,10 +90,7 @@ impl Accumulators {
         if ply + 1 >= self.computed.len() {
             return;
         }
-        let d = &mut self.deltas[ply + 1];
-        for persp in Color::ALL {
-            d.changes[persp.index()] = layout.changes(pos, m, persp);
-        }
+        self.deltas[ply + 1].changes = layout.changes_both(pos, m);
         self.computed[ply + 1] = [false; 2];
     }
 
@@ -115,9 +112,7 @@ impl Accumulators {
         if ply >= self.computed.len() {
             return Some(self.evaluate_from_scratch(pos));
         }
-        for persp in Color::ALL {
-            self.bring_up_to_date(ply, persp, pos);
-        }
+        self.bring_up_to_date(ply, pos);
         let h = self.hidden;
         let acc = &self.values[ply * 2 * h..(ply + 1) * 2 * h];
         let (black, white) = acc.split_at(h);
@@ -127,47 +122,60 @@ impl Accumulators {
         })
     }
 
-    /// Brings `persp`'s sums at `ply` up to date: from the nearest ply above
-    /// that has them, or from scratch if none does or a king move on the
-    /// way refreshed them.
-    fn bring_up_to_date<W: BitWord>(&mut self, ply: usize, persp: Color, pos: &Position<W>) {
-        let Some(net) = self.net else {
-            return;
-        };
-        let side = persp.index();
+    /// The ply whose sums `persp`'s at `ply` are to be updated from, or
+    /// `None` if they must be computed from scratch (no ply above has them,
+    /// or a king move on the way changed the perspective's frame).
+    #[inline(always)]
+    fn start(&self, ply: usize, side: usize) -> Option<usize> {
         let mut from = ply;
         while !self.computed[from][side] {
             if from == 0 || self.deltas[from].changes[side].refresh {
-                self.refresh(ply, persp, pos);
-                return;
+                return None;
             }
             from -= 1;
         }
+        Some(from)
+    }
+
+    /// Brings both perspectives' sums at `ply` up to date.
+    #[inline]
+    fn bring_up_to_date<W: BitWord>(&mut self, ply: usize, pos: &Position<W>) {
+        let Some(net) = self.net else {
+            return;
+        };
+        let starts = [self.start(ply, 0), self.start(ply, 1)];
         let h = self.hidden;
-        for p in from + 1..=ply {
-            let (done, rest) = self.values.split_at_mut(p * 2 * h);
-            let parent = &done[(p - 1) * 2 * h + side * h..][..h];
-            let part = &mut rest[side * h..(side + 1) * h];
-            part.copy_from_slice(parent);
-            let c = &self.deltas[p].changes[side];
-            match (c.removed.as_slice(), c.added.as_slice()) {
-                (&[r], &[a]) => simd::update(part, &[net.row(r)], &[net.row(a)]),
-                (&[r1, r2], &[a]) => simd::update(part, &[net.row(r1), net.row(r2)], &[net.row(a)]),
-                (&[r1, r2], &[a1, a2]) => simd::update(
-                    part,
-                    &[net.row(r1), net.row(r2)],
-                    &[net.row(a1), net.row(a2)],
-                ),
-                (removed, added) => {
-                    for &r in removed {
-                        simd::update(part, &[net.row(r)], &[]);
+        let sides: &[usize] = match starts {
+            // The usual case: both from the same ply, one copy of both halves.
+            [Some(a), Some(b)] if a == b => {
+                for p in a + 1..=ply {
+                    let (done, rest) = self.values.split_at_mut(p * 2 * h);
+                    rest[..2 * h].copy_from_slice(&done[(p - 1) * 2 * h..]);
+                    for side in 0..2 {
+                        apply(
+                            net,
+                            &self.deltas[p].changes[side],
+                            &mut rest[side * h..][..h],
+                        );
                     }
-                    for &a in added {
-                        simd::update(part, &[], &[net.row(a)]);
-                    }
+                    self.computed[p] = [true; 2];
                 }
+                return;
             }
-            self.computed[p][side] = true;
+            _ => &[0, 1],
+        };
+        for &side in sides {
+            let Some(from) = starts[side] else {
+                self.refresh(ply, Color::ALL[side], pos);
+                continue;
+            };
+            for p in from + 1..=ply {
+                let (done, rest) = self.values.split_at_mut(p * 2 * h);
+                let part = &mut rest[side * h..][..h];
+                part.copy_from_slice(&done[(p - 1) * 2 * h + side * h..][..h]);
+                apply(net, &self.deltas[p].changes[side], part);
+                self.computed[p][side] = true;
+            }
         }
     }
 
@@ -184,5 +192,27 @@ impl Accumulators {
         };
         let (us, them) = (sums(pos.side_to_move()), sums(pos.side_to_move().opp()));
         net.output(&us, &them)
+    }
+}
+
+/// Applies one perspective's feature changes `c` to its sums `part`.
+#[inline(always)]
+fn apply(net: &Network, c: &Change, part: &mut [i16]) {
+    match (c.removed.as_slice(), c.added.as_slice()) {
+        (&[r], &[a]) => simd::update(part, &[net.row(r)], &[net.row(a)]),
+        (&[r1, r2], &[a]) => simd::update(part, &[net.row(r1), net.row(r2)], &[net.row(a)]),
+        (&[r1, r2], &[a1, a2]) => simd::update(
+            part,
+            &[net.row(r1), net.row(r2)],
+            &[net.row(a1), net.row(a2)],
+        ),
+        (removed, added) => {
+            for &r in removed {
+                simd::update(part, &[net.row(r)], &[]);
+            }
+            for &a in added {
+                simd::update(part, &[], &[net.row(a)]);
+            }
+        }
     }
 }

@@ -269,47 +269,77 @@ impl Layout {
     /// What playing `m` in `pos` changes for `persp`: features removed and
     /// features added (at most two each), or a refresh when `persp`'s own
     /// king moves to another frame.
-    #[inline]
     pub fn changes<W: BitWord>(&self, pos: &Position<W>, m: Move, persp: Color) -> Change {
+        let [black, white] = self.changes_both(pos, m);
+        match persp {
+            Color::Black => black,
+            Color::White => white,
+        }
+    }
+
+    /// `changes` for both perspectives (Black's, White's), the move read once.
+    #[inline]
+    pub fn changes_both<W: BitWord>(&self, pos: &Position<W>, m: Move) -> [Change; 2] {
+        // Compiled apart per set, so piece-square networks pay nothing for
+        // frames.
+        match self.set {
+            FeatureSet::Psq => self.changes_in::<false, W>(pos, m),
+            FeatureSet::KingBuckets => self.changes_in::<true, W>(pos, m),
+        }
+    }
+
+    #[inline(always)]
+    fn changes_in<const KING: bool, W: BitWord>(&self, pos: &Position<W>, m: Move) -> [Change; 2] {
         let v = pos.variant();
         let us = pos.side_to_move();
         let to = m.to();
-        let frame = self.frame(pos, persp);
-        let mut c = Change::default();
+        let mut out = [Change::default(), Change::default()];
+        let frames = if KING {
+            Color::ALL.map(|persp| self.frame(pos, persp))
+        } else {
+            [Frame::default(); 2]
+        };
         if m.is_drop() {
             let k = m.drop_kind();
             let held = pos.hand(us).count(k);
-            if let Some(h) = self.hand(frame, persp, us, k, held - 1) {
-                c.removed.push(h);
+            for (persp, c) in Color::ALL.into_iter().zip(&mut out) {
+                let frame = frames[persp.index()];
+                if let Some(h) = self.hand(frame, persp, us, k, held - 1) {
+                    c.removed.push(h);
+                }
+                c.added.push(self.board(frame, persp, us, k, to));
             }
-            c.added.push(self.board(frame, persp, us, k, to));
-            return c;
+            return out;
         }
         let from = m.from();
         let k = pos.piece_at(from).kind();
-        if k == v.king && us == persp && self.frame_at(persp, to) != frame {
-            c.refresh = true;
-            return c;
-        }
-        c.removed.push(self.board(frame, persp, us, k, from));
         let captured = pos.piece_at(to);
-        if captured.is_some() {
-            c.removed
-                .push(self.board(frame, persp, us.opp(), captured.kind(), to));
-            if self.hand_kinds > 0 {
-                let base = v.kind(captured.kind()).base;
-                if let Some(h) = self.hand(frame, persp, us, base, pos.hand(us).count(base)) {
-                    c.added.push(h);
-                }
-            }
-        }
         let nk = if m.is_promotion() {
             v.kind(k).promotes_to.unwrap_or(k)
         } else {
             k
         };
-        c.added.push(self.board(frame, persp, us, nk, to));
-        c
+        for (persp, c) in Color::ALL.into_iter().zip(&mut out) {
+            let frame = frames[persp.index()];
+            if KING && k == v.king && us == persp && self.frame_at(persp, to) != frame {
+                c.refresh = true;
+                continue;
+            }
+            c.removed.push(self.board(frame, persp, us, k, from));
+            if captured.is_some() {
+                c.removed
+                    .push(self.board(frame, persp, us.opp(), captured.kind(), to));
+                if self.hand_kinds > 0 {
+                    let base = v.kind(captured.kind()).base;
+                    let n = pos.hand(us).count(base);
+                    if let Some(h) = self.hand(frame, persp, us, base, n) {
+                        c.added.push(h);
+                    }
+                }
+            }
+            c.added.push(self.board(frame, persp, us, nk, to));
+        }
+        out
     }
 }
 
