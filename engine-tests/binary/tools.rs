@@ -198,6 +198,11 @@ fn tools_refuse_bad_options() {
             "unknown option '--mirror'",
         ),
         (&["datagen", "--hand-made", "yes"], "bad --hand-made 'yes'"),
+        (&["datagen", "--check-nodes", "0"], "bad --check-nodes '0'"),
+        (
+            &["datagen", "--adjudicate-mates", "yes"],
+            "bad --adjudicate-mates 'yes'",
+        ),
         (&book_run("/nonexistent/book")[..], "/nonexistent/book"),
         // A suite is for its own variant (the default variant is shogi).
         (&book_run(JUDKINS_SUITE), "judkins.txt:10: bad SFEN"),

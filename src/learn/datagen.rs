@@ -10,7 +10,18 @@
 //! with `--seed seed + first`) start every game where a single run would.
 //!
 //! Positions in check, whose best move is a capture, or with a mate score
-//! are left out: a static evaluation cannot be expected to see those. A run
+//! are left out: a static evaluation cannot be expected to see those. Two
+//! options spend less on what is not kept: `adjudicate_mates` ends a game at
+//! its first mate score, which decides its result (the command line's
+//! default: the records were those of the games played out), and
+//! `check_nodes` searches positions in check (never kept) on a smaller
+//! budget, which changes the games (docs/tools.md has their measurements).
+//!
+//! Each thread keeps one searcher and one hash table for all its games and
+//! clears both before each game: a game's records do not depend on the
+//! games played before it on that thread, and no table is allocated per game.
+//!
+//! A run
 //! is resumable: game `i` is played from its own seed, and a run that finds
 //! records in its output file plays the games below `--games` that have none
 //! there (with several threads, games end out of order: a run stopped early
@@ -61,6 +72,17 @@ pub struct Config {
     /// Start positions (SFENs) of the games, or none for the variant's start
     /// position; see the module's docs for which game takes which.
     pub book: Vec<String>,
+}
+
+/// Less search where nothing is recorded (`run_with`); the default, which
+/// `run` uses, has none.
+#[derive(Clone, Debug, Default)]
+pub struct Shortcuts {
+    /// Nodes per move in positions in check (never recorded); None: `nodes`.
+    pub check_nodes: Option<u64>,
+    /// End a game at the first mate score a search reports: the side it
+    /// favours wins (the mate's own position is never recorded anyway).
+    pub adjudicate_mates: bool,
 }
 
 /// The SFENs of a book file: one per line, `#` starts a comment, blank lines
@@ -118,6 +140,21 @@ pub struct Summary {
     pub positions: u64,
     /// Games found in the file before the run.
     pub resumed_after: u32,
+    /// Positions searched by this run (the written ones among them).
+    pub searches: u64,
+    /// Of those, positions in check.
+    pub check_searches: u64,
+    /// Nodes of all those searches.
+    pub nodes: u64,
+}
+
+/// What one game did: its records, ready to append, and its searches.
+#[derive(Default)]
+struct Game {
+    bytes: Vec<u8>,
+    searches: u64,
+    check_searches: u64,
+    nodes: u64,
 }
 
 /// The game indices that have records in an existing output file (none if
@@ -146,6 +183,15 @@ fn games_in_file(path: &PathBuf) -> Result<HashSet<u32>, LearnError> {
 /// Plays the games and appends their positions to `cfg.out`; progress goes
 /// to `progress` (a line every few seconds).
 pub fn run(cfg: &Config, progress: &mut (dyn FnMut(&str) + Send)) -> Result<Summary, LearnError> {
+    run_with(cfg, &Shortcuts::default(), progress)
+}
+
+/// `run`, with `shortcuts`.
+pub fn run_with(
+    cfg: &Config,
+    shortcuts: &Shortcuts,
+    progress: &mut (dyn FnMut(&str) + Send),
+) -> Result<Summary, LearnError> {
     // Checked here, so that a game never meets a bad line half-way through a run.
     for sfen in &cfg.book {
         check_start(cfg.variant, sfen)?;
@@ -171,38 +217,56 @@ pub fn run(cfg: &Config, progress: &mut (dyn FnMut(&str) + Send)) -> Result<Summ
     let out = Mutex::new(file);
     let next = AtomicUsize::new(0);
     let (games, positions) = (AtomicU32::new(0), AtomicU64::new(0));
+    let (searches, check_searches, nodes) =
+        (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
     let progress = Mutex::new(progress);
     let start = Instant::now();
     let failed: Mutex<Option<LearnError>> = Mutex::new(None);
     std::thread::scope(|s| {
         for _ in 0..cfg.threads.max(1) {
-            s.spawn(|| loop {
-                let Some(&game) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
-                    return;
-                };
-                if failed.lock().map_or(true, |f| f.is_some()) {
-                    return;
+            s.spawn(|| {
+                // Made when the thread has a game to play (a run with every
+                // game done allocates no table).
+                let mut player: Option<(Search, TranspositionTable)> = None;
+                loop {
+                    let Some(&game) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                        return;
+                    };
+                    if failed.lock().map_or(true, |f| f.is_some()) {
+                        return;
+                    }
+                    let (search, tt) = player.get_or_insert_with(|| {
+                        (Search::new(), TranspositionTable::new(cfg.hash_mb))
+                    });
+                    let g = with_width!(Width::for_variant(cfg.variant), W => {
+                        play::<W>(cfg, shortcuts, game, search, tt)
+                    });
+                    searches.fetch_add(g.searches, Ordering::Relaxed);
+                    check_searches.fetch_add(g.check_searches, Ordering::Relaxed);
+                    nodes.fetch_add(g.nodes, Ordering::Relaxed);
+                    let n = (g.bytes.len() / RECORD_BYTES) as u64;
+                    let written =
+                        out.lock()
+                            .map_err(|_| LearnError::OutputLock)
+                            .and_then(|mut f| {
+                                f.write_all(&g.bytes)
+                                    .map_err(|e| LearnError::io(&cfg.out, e))
+                            });
+                    if let Err(e) = written {
+                        *failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                        return;
+                    }
+                    let done = games.fetch_add(1, Ordering::SeqCst) + 1;
+                    let total = positions.fetch_add(n, Ordering::SeqCst) + n;
+                    let secs = start.elapsed().as_secs_f64();
+                    let mut p = progress.lock().unwrap_or_else(|p| p.into_inner());
+                    (p)(&format!(
+                        "game {}/{}: {done} games, {total} positions, {:.1} games/s",
+                        game + 1,
+                        cfg.games,
+                        done as f64 / secs.max(1e-3)
+                    ));
                 }
-                let bytes = with_width!(Width::for_variant(cfg.variant), W => play::<W>(cfg, game));
-                let n = (bytes.len() / RECORD_BYTES) as u64;
-                let written = out
-                    .lock()
-                    .map_err(|_| LearnError::OutputLock)
-                    .and_then(|mut f| f.write_all(&bytes).map_err(|e| LearnError::io(&cfg.out, e)));
-                if let Err(e) = written {
-                    *failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-                    return;
-                }
-                let done = games.fetch_add(1, Ordering::SeqCst) + 1;
-                let total = positions.fetch_add(n, Ordering::SeqCst) + n;
-                let secs = start.elapsed().as_secs_f64();
-                let mut p = progress.lock().unwrap_or_else(|p| p.into_inner());
-                (p)(&format!(
-                    "game {}/{}: {done} games, {total} positions, {:.1} games/s",
-                    game + 1,
-                    cfg.games,
-                    done as f64 / secs.max(1e-3)
-                ));
             });
         }
     });
@@ -213,6 +277,9 @@ pub fn run(cfg: &Config, progress: &mut (dyn FnMut(&str) + Send)) -> Result<Summ
         games: games.into_inner(),
         positions: positions.into_inner(),
         resumed_after: found.len() as u32,
+        searches: searches.into_inner(),
+        check_searches: check_searches.into_inner(),
+        nodes: nodes.into_inner(),
     })
 }
 
@@ -241,13 +308,24 @@ fn start_position<W: BitWord>(cfg: &Config, game: u32) -> Option<Position<W>> {
     Some(pos)
 }
 
-/// One game; its records, ready to append.
-fn play<W: BitWord>(cfg: &Config, game: u32) -> Vec<u8> {
+/// One game, with `search` and `tt` (cleared here, whatever they hold: a
+/// game's records are those of a fresh searcher and table).
+fn play<W: BitWord>(
+    cfg: &Config,
+    sc: &Shortcuts,
+    game: u32,
+    search: &mut Search,
+    tt: &TranspositionTable,
+) -> Game {
     let Some(mut pos) = start_position::<W>(cfg, game) else {
-        return Vec::new();
+        return Game::default();
     };
-    let mut search = Search::new();
-    let tt = TranspositionTable::new(cfg.hash_mb);
+    search.clear();
+    // A table fresh from the allocator is already empty.
+    if tt.touched() {
+        tt.clear();
+    }
+    let mut g = Game::default();
     let opts = SearchOptions {
         declaration: false,
         eval: cfg.eval,
@@ -255,6 +333,10 @@ fn play<W: BitWord>(cfg: &Config, game: u32) -> Vec<u8> {
     };
     let limits = Limits {
         nodes: Some(cfg.nodes),
+        ..Limits::default()
+    };
+    let check_limits = Limits {
+        nodes: Some(sc.check_nodes.unwrap_or(cfg.nodes)),
         ..Limits::default()
     };
     // (position, score, move), side to move's view.
@@ -271,13 +353,27 @@ fn play<W: BitWord>(cfg: &Config, game: u32) -> Vec<u8> {
         let mut score = Score::Cp(0);
         // Fresh signals: a search that reaches its node budget stops them.
         let signals = Signals::default();
-        let d = search.run(&pos, &limits, &opts, &tt, &signals, &mut |i: &Info| {
+        let in_check = pos.in_check();
+        let lim = if in_check { &check_limits } else { &limits };
+        let d = search.run(&pos, lim, &opts, tt, &signals, &mut |i: &Info| {
             score = i.score;
         });
+        g.searches += 1;
+        g.check_searches += in_check as u64;
+        g.nodes += search.nodes();
         let Decision::Move { mv, .. } = d else {
             break Some((GameEnd::Loss, pos.side_to_move()));
         };
-        let quiet = !pos.in_check() && (mv.is_drop() || pos.piece_at(mv.to()).is_none());
+        match score {
+            Score::Mate(n) if sc.adjudicate_mates && n > 0 => {
+                break Some((GameEnd::Win, pos.side_to_move()))
+            }
+            Score::Mate(n) if sc.adjudicate_mates && n < 0 => {
+                break Some((GameEnd::Loss, pos.side_to_move()))
+            }
+            _ => {}
+        }
+        let quiet = !in_check && (mv.is_drop() || pos.piece_at(mv.to()).is_none());
         if let (true, Score::Cp(cp)) = (quiet, score) {
             let cp = cp.clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16;
             kept.push((encode(&pos, cp, mv, 0, game), pos.side_to_move().index()));
@@ -285,7 +381,7 @@ fn play<W: BitWord>(cfg: &Config, game: u32) -> Vec<u8> {
         pos.do_move(mv);
         plies += 1;
     };
-    let mut bytes = Vec::with_capacity(kept.len() * RECORD_BYTES);
+    g.bytes.reserve_exact(kept.len() * RECORD_BYTES);
     for (mut rec, side) in kept {
         let result: i8 = match end {
             None | Some((GameEnd::Draw, _)) => 0,
@@ -300,9 +396,9 @@ fn play<W: BitWord>(cfg: &Config, game: u32) -> Vec<u8> {
             }
         };
         rec[3] = result as u8;
-        bytes.extend_from_slice(&rec);
+        g.bytes.extend_from_slice(&rec);
     }
-    bytes
+    g
 }
 
 #[cfg(test)]
@@ -407,6 +503,114 @@ mod tests {
         c.sort();
         assert_eq!(c, b);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    fn small(games: u32) -> Config {
+        Config {
+            variant: Variant::by_name("judkins").unwrap(),
+            games,
+            nodes: 300,
+            random_plies: 4,
+            max_plies: 200,
+            seed: 11,
+            threads: 1,
+            hash_mb: 1,
+            out: PathBuf::new(),
+            eval: EvalChoice::Default,
+            book: Vec::new(),
+        }
+    }
+
+    /// Plays `game` with a fresh searcher and table.
+    fn fresh(cfg: &Config, sc: &Shortcuts, game: u32) -> Game {
+        play::<u64>(
+            cfg,
+            sc,
+            game,
+            &mut Search::new(),
+            &TranspositionTable::new(1),
+        )
+    }
+
+    #[test]
+    fn a_reused_searcher_and_table_play_as_fresh_ones() {
+        let cfg = small(4);
+        let (mut search, tt) = (Search::new(), TranspositionTable::new(1));
+        let mut written = 0;
+        for game in [2, 0, 3, 1, 2] {
+            let reused = play::<u64>(&cfg, &Shortcuts::default(), game, &mut search, &tt);
+            let new = fresh(&cfg, &Shortcuts::default(), game);
+            assert_eq!(reused.bytes, new.bytes, "game {game}");
+            assert_eq!(
+                (reused.searches, reused.check_searches, reused.nodes),
+                (new.searches, new.check_searches, new.nodes)
+            );
+            assert_eq!(new.bytes.len() % RECORD_BYTES, 0);
+            written += new.bytes.len();
+        }
+        assert!(written > 20 * RECORD_BYTES, "{written}");
+    }
+
+    #[test]
+    fn check_nodes_bound_the_searches_in_check_only() {
+        let cfg = small(4);
+        let none = Shortcuts::default();
+        let same = Shortcuts {
+            check_nodes: Some(cfg.nodes),
+            ..Shortcuts::default()
+        };
+        let less = Shortcuts {
+            check_nodes: Some(40),
+            ..Shortcuts::default()
+        };
+        let mut in_check = 0;
+        for game in 0..4 {
+            let base = fresh(&cfg, &none, game);
+            assert_eq!(fresh(&cfg, &same, game).bytes, base.bytes);
+            let g = fresh(&cfg, &less, game);
+            let others = g.searches - g.check_searches;
+            assert!(
+                g.nodes <= 40 * g.check_searches + 300 * others,
+                "game {game}"
+            );
+            in_check += g.check_searches;
+        }
+        assert!(in_check > 0);
+    }
+
+    #[test]
+    fn adjudication_ends_games_at_the_first_mate_score() {
+        let cfg = small(8);
+        let adj = Shortcuts {
+            adjudicate_mates: true,
+            ..Shortcuts::default()
+        };
+        let (mut full_searches, mut cut_searches) = (0, 0);
+        for game in 0..8 {
+            let full = fresh(&cfg, &Shortcuts::default(), game);
+            let cut = fresh(&cfg, &adj, game);
+            // The same game up to the mate: its records (results aside) are
+            // the first ones of the game played out.
+            let strip = |b: &[u8]| -> Vec<Vec<u8>> {
+                b.chunks_exact(RECORD_BYTES)
+                    .map(|r| {
+                        let mut r = r.to_vec();
+                        r[3] = 0;
+                        r
+                    })
+                    .collect()
+            };
+            let (f, c) = (strip(&full.bytes), strip(&cut.bytes));
+            assert!(c.len() <= f.len() && f[..c.len()] == c[..], "game {game}");
+            assert!(cut.searches <= full.searches, "game {game}");
+            full_searches += full.searches;
+            cut_searches += cut.searches;
+        }
+        // Some game saw a mate coming before its last move.
+        assert!(
+            cut_searches < full_searches,
+            "{cut_searches} {full_searches}"
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 /// `kawari datagen`: self-play data; progress on stderr.
 pub(crate) fn run_datagen(args: &[String]) -> Result<(), String> {
-    use kawari::learn::datagen::{run, Config};
+    use kawari::learn::datagen::{run_with, Config, Shortcuts};
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut cfg = Config {
         variant: Variant::default_variant(),
@@ -22,6 +22,11 @@ pub(crate) fn run_datagen(args: &[String]) -> Result<(), String> {
         eval: kawari::nnue::EvalChoice::Default,
         book: Vec::new(),
     };
+    let mut sc = Shortcuts {
+        check_nodes: None,
+        // The records were the same as with games played out (docs/tools.md).
+        adjudicate_mates: true,
+    };
     let mut games = None;
     let mut book = None;
     each_flag(args, |f| {
@@ -30,6 +35,8 @@ pub(crate) fn run_datagen(args: &[String]) -> Result<(), String> {
             "--games" => games = Some(f.num(1, u32::MAX as u64 - 1)? as u32),
             "--out" => cfg.out = f.value.into(),
             "--nodes" => cfg.nodes = f.num(1, u64::MAX)?,
+            "--check-nodes" => sc.check_nodes = Some(f.num(1, u64::MAX)?),
+            "--adjudicate-mates" => sc.adjudicate_mates = f.boolean()?,
             "--random-plies" => cfg.random_plies = f.num(0, 1000)? as u32,
             "--max-plies" => cfg.max_plies = f.num(1, 100_000)? as u32,
             "--seed" => cfg.seed = f.num(0, u64::MAX)?,
@@ -62,7 +69,7 @@ pub(crate) fn run_datagen(args: &[String]) -> Result<(), String> {
         return Err("--out is required".into());
     }
     let mut last = Instant::now();
-    let s = run(&cfg, &mut |line| {
+    let s = run_with(&cfg, &sc, &mut |line| {
         if last.elapsed().as_secs() >= 5 {
             eprintln!("{line}");
             last = Instant::now();
@@ -75,6 +82,10 @@ pub(crate) fn run_datagen(args: &[String]) -> Result<(), String> {
         s.positions,
         cfg.out.display(),
         s.resumed_after
+    );
+    eprintln!(
+        "searched {} positions ({} in check), {} nodes",
+        s.searches, s.check_searches, s.nodes
     );
     Ok(())
 }

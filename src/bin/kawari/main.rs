@@ -47,6 +47,10 @@ DATAGEN OPTIONS:
                         that has games already is resumed after them)
     --out <file>        output file, appended to (required)
     --nodes <n>         nodes per move (default 5000)
+    --check-nodes <n>   nodes per move in check, where nothing is recorded
+                        (default: --nodes)
+    --adjudicate-mates <true|false>
+                        end a game at its first mate score (default true)
     --random-plies <n>  random plies before the searches play (default 8)
     --max-plies <n>     a longer game is a draw (default 400)
     --seed <n>          game i is played from seed + i (default 1)
