@@ -169,12 +169,16 @@ fn go_mate_answers_once_and_stops() {
 /// A long classic from `tsume.tsv`, solved with a table of `hash_mb` MB
 /// within `minutes`: a verified mate of its published length.
 fn long_classic(name: &str, hash_mb: usize, minutes: u64) {
+    long_problem("tsume.tsv", name, hash_mb, minutes);
+}
+
+/// A problem of `file` (name, sfen, published length first), solved with a
+/// table of `hash_mb` MB within `minutes`: a verified mate of its published
+/// length.
+fn long_problem(file: &str, name: &str, hash_mb: usize, minutes: u64) {
     let mut e = UsiProcess::start();
     e.send(&format!("setoption name USI_Hash value {hash_mb}"));
-    let row = rows("tsume.tsv")
-        .into_iter()
-        .find(|r| r[0] == name)
-        .unwrap();
+    let row = rows(file).into_iter().find(|r| r[0] == name).unwrap();
     e.send(&format!("position sfen {}", row[1]));
     let (answer, _) = go_mate(&mut e, minutes * 60_000);
     assert!(
@@ -194,6 +198,16 @@ fn long_classic(name: &str, hash_mb: usize, minutes: u64) {
 #[ignore]
 fn long_classic_kotobuki() {
     long_classic("zuko100-kotobuki", 4096, 5);
+}
+
+/// 夢の旅人 (`long-tsume.tsv`, a horse and king loop): a verified mate of
+/// the published 313 plies within 10 minutes with a 2 GB table (26.8M
+/// nodes, about 2 minutes on a quiet 2-core machine). Ignored by default:
+/// `cargo test --release --test engine -- --ignored long_yume_no_tabibito`
+#[test]
+#[ignore]
+fn long_yume_no_tabibito() {
+    long_problem("long-tsume.tsv", "yume-no-tabibito", 2048, 10);
 }
 
 /// ミクロコスモス: a verified mate of the published 1525 plies within 30

@@ -12,6 +12,12 @@
 //! it no longer depends on anything outside and is stored (a mate from there
 //! would not need the loop). The graph-history problem costs re-searches
 //! below that position but never makes a false "no mate" of a table entry.
+//!
+//! The table links each open position to the one its last search came
+//! from; where those links show two defences of an AND node of the path
+//! joining below, the node counts them by the largest, not the sum
+//! (`DfPn::find_merge`): in a loop problem the same positions come back by
+//! many orders of moves, and summed they count more than once.
 
 use super::combine::{
     delta, disproven_within, summarize, summed, Child, DISPROVEN, NO_REP, UNKNOWN,
@@ -52,6 +58,18 @@ const DN_BY_CHECKS_PLIES: u16 = 64;
 /// proofs take somewhat more (6 small ones: 0.68M, 0.97M now).
 const FINISH_PLIES: u16 = 5;
 
+/// Links (`MateTable::parent`) followed up from a position about to be
+/// searched in looking for where its other way in leaves the path
+/// (`DfPn::find_merge`). 夢の旅人's joins are within a round of its
+/// 14-ply loop.
+const MERGE_WALK: u32 = 32;
+
+/// How much a proof number may grow from one linked position to the one
+/// above it for the join to still count as doubled there
+/// (`DfPn::find_merge`); KomoringHeights allows 3 of its units, here a few
+/// evasions.
+const MERGE_GAP: u32 = 4;
+
 /// How often (in nodes) the solver asks whether to stop.
 const POLL_NODES: u64 = 4096;
 
@@ -84,6 +102,10 @@ pub struct DfPn<'t> {
     path_filter: Box<[u16; PATH_FILTER]>,
     /// Reusable move lists, one per ply.
     frames: Vec<Vec<Child>>,
+    /// Per ply of the path: a defence of that (AND) node found to join,
+    /// below, the subtree the search is in (`find_merge`), to be counted
+    /// with it by the largest once the search returns there.
+    merge_at: Vec<Option<(u64, u64)>>,
     /// Nodes searched.
     pub nodes: u64,
     /// Set when `poll` asked to stop.
@@ -128,6 +150,7 @@ impl<'t> DfPn<'t> {
             path: Vec::with_capacity(256),
             path_filter: Box::new([0; PATH_FILTER]),
             frames: Vec::new(),
+            merge_at: Vec::new(),
             nodes: 0,
             aborted: false,
             limit: NO_LIMIT,
@@ -269,6 +292,7 @@ impl<'t> DfPn<'t> {
                 n: UNKNOWN,
                 rep,
                 hidden,
+                merged: false,
                 key,
                 hand: child_hand,
             });
@@ -488,7 +512,9 @@ impl<'t> DfPn<'t> {
         let child_left = if left == NO_LIMIT { NO_LIMIT } else { left - 1 };
         if self.frames.len() <= ply {
             self.frames.resize_with(ply + 1, Vec::new);
+            self.merge_at.resize(ply + 1, None);
         }
+        self.merge_at[ply] = None;
         let mut children = std::mem::take(&mut self.frames[ply]);
         self.expand(pos, (key, hand), or, child_left, &mut children);
         self.path.push((key, hand));
@@ -522,6 +548,15 @@ impl<'t> DfPn<'t> {
             // does not switch between two close children at every step.
             let second = second.saturating_add(1 + second / 4).min(INF);
             let c = children[best];
+            if let Some((at, way)) = self.find_merge((c.key, c.hand), (key, hand), ply) {
+                if at == ply {
+                    if merge(&mut children, best, way) {
+                        continue;
+                    }
+                } else {
+                    self.merge_at[at] = Some(way);
+                }
+            }
             // The child's threshold for the number summed here (pn at AND,
             // dn at OR): the node's threshold less what the other children
             // add (`Delta::rest`). The plain df-pn `th - sum + child` is too
@@ -548,6 +583,9 @@ impl<'t> DfPn<'t> {
             pos.undo_move();
             children[best].n = f.n;
             children[best].rep = f.rep;
+            if let Some(way) = self.merge_at[ply].take() {
+                merge(&mut children, best, way);
+            }
         };
 
         if found.n.pn == 0 {
@@ -575,9 +613,53 @@ impl<'t> DfPn<'t> {
                     left
                 };
                 self.table.store(key, hand, found.n, work, plies);
+                if found.n.pn != 0 && found.n.dn != 0 {
+                    if let Some(&(pk, ph)) = self.path.last() {
+                        self.table.link(key, hand, pk, ph);
+                    }
+                }
             }
         }
         found
+    }
+
+    /// Whether the position (`child`) the search is about to enter from the
+    /// node at `ply` (`here`) was last searched from another position whose
+    /// table links lead up to an AND node of the path by another defence
+    /// than the path's: then the proof number there counts the positions
+    /// below the join twice (KomoringHeights' double-count elimination; at
+    /// OR nodes the checks are not summed). Returns the ply of that AND node
+    /// and its other defence's position.
+    fn find_merge(
+        &mut self,
+        child: (u64, u64),
+        here: (u64, u64),
+        ply: usize,
+    ) -> Option<(usize, (u64, u64))> {
+        let (mut k, mut h) = child;
+        let mut last_pn = INF;
+        for step in 0..MERGE_WALK {
+            let (pn, pk, ph) = self.table.parent(k, h)?;
+            if step == 0 && (pk, ph) == here {
+                return None;
+            }
+            // A proof number well above the one below it comes mostly from
+            // other children: the join hardly counts there.
+            if pn > last_pn.saturating_add(MERGE_GAP) {
+                return None;
+            }
+            if self.path_filter[pk as usize % PATH_FILTER] != 0 {
+                if let Some(at) = self.path[..=ply]
+                    .iter()
+                    .rposition(|&(a, b)| a == pk && b == ph)
+                {
+                    return (at % 2 == 1).then_some((at, (k, h)));
+                }
+            }
+            last_pn = pn;
+            (k, h) = (pk, ph);
+        }
+        None
     }
 
     /// The proof hand of a proven node: at OR nodes the shortest proven
@@ -616,6 +698,24 @@ impl<'t> DfPn<'t> {
             self.withheld(pos, u64::from_le_bytes(out))
         }
     }
+}
+
+/// Marks `children[best]` and the child reaching position `way` (board key
+/// and attacker hand) as joining below (`Child::merged`); false if they
+/// were already, or `way` is not among the children.
+fn merge(children: &mut [Child], best: usize, way: (u64, u64)) -> bool {
+    let Some(other) = children
+        .iter()
+        .position(|c| !c.hidden && (c.key, c.hand) == way)
+    else {
+        return false;
+    };
+    if other == best || children[best].merged && children[other].merged {
+        return false;
+    }
+    children[best].merged = true;
+    children[other].merged = true;
+    true
 }
 
 /// Whether the attacker to move mates at once (None: it has no check).

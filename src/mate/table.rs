@@ -53,7 +53,13 @@ struct Entry {
     work: u8,
     /// `PROVEN`, `DISPROVEN`, `OPEN`.
     flags: u8,
-    _pad: [u8; 2],
+    /// With `OPEN`: how the attacker's hand of the position the last
+    /// search came from differs from `hand` (`hand_step`), and its board
+    /// key (0: none). Two ways into one position are found by walking
+    /// these links up to the search path (`MateTable::parent`).
+    parent_step: u8,
+    _pad: u8,
+    parent: u64,
 }
 
 /// `Entry::flags`: a mate within `len` is known.
@@ -63,7 +69,7 @@ const DISPROVEN: u8 = 2;
 /// `Entry::flags`: `pn` and `dn` hold an unfinished search's numbers.
 const OPEN: u8 = 4;
 
-const _: () = assert!(std::mem::size_of::<Entry>() == 32);
+const _: () = assert!(std::mem::size_of::<Entry>() == 40);
 
 #[repr(C, align(64))]
 struct Bucket([Entry; BUCKET_ENTRIES]);
@@ -303,6 +309,39 @@ impl MateTable {
         }
     }
 
+    /// Records that the open entry of board `key` with attacker hand `hand`
+    /// was last searched from the position (`parent_key`, `parent_hand`),
+    /// one ply above (so the hands differ by at most one piece).
+    pub fn link(&mut self, key: u64, hand: u64, parent_key: u64, parent_hand: u64) {
+        let key = key | 1;
+        let Some(step) = hand_step(hand, parent_hand) else {
+            return;
+        };
+        let b = self.bucket(key);
+        if let Some(e) =
+            b.0.iter_mut()
+                .find(|e| e.key == key && e.hand == hand && e.flags & OPEN != 0)
+        {
+            e.parent = parent_key;
+            e.parent_step = step;
+        }
+    }
+
+    /// The proof number of the open entry of board `key` with attacker
+    /// hand `hand`, and the board key and attacker hand of the position it
+    /// was last searched from (`link`), if the table has them.
+    pub fn parent(&mut self, key: u64, hand: u64) -> Option<(u32, u64, u64)> {
+        let key = key | 1;
+        let b = self.bucket(key);
+        let e =
+            b.0.iter()
+                .find(|e| e.key == key && e.hand == hand && e.flags & OPEN != 0)?;
+        if e.parent == 0 {
+            return None;
+        }
+        Some((e.pn, e.parent, apply_hand_step(hand, e.parent_step)))
+    }
+
     /// The shortest proof the table holds for board `key` with attacker
     /// hand `hand` (by hand superiority too); `probe` takes the first that
     /// is short enough, reading a line wants the tightest bound.
@@ -323,6 +362,44 @@ impl MateTable {
     /// Used slots per thousand of the whole table.
     pub fn hashfull(&self) -> u32 {
         (self.used as u64 * 1000 / (self.buckets.len() * BUCKET_ENTRIES) as u64) as u32
+    }
+}
+
+/// `MateTable::link`'s code of the hand one ply above, `above`, from the
+/// hand `here`: 0 the same, `2k + 1` one more piece of kind `k`, `2k + 2`
+/// one fewer (None: they differ by more, which one ply cannot do).
+fn hand_step(here: u64, above: u64) -> Option<u8> {
+    if here == above {
+        return Some(0);
+    }
+    let (h, a) = (here.to_le_bytes(), above.to_le_bytes());
+    let mut step = None;
+    for k in 0..8 {
+        let code = match a[k] as i16 - h[k] as i16 {
+            0 => continue,
+            1 => 2 * k as u8 + 1,
+            -1 => 2 * k as u8 + 2,
+            _ => return None,
+        };
+        if step.is_some() {
+            return None;
+        }
+        step = Some(code);
+    }
+    step
+}
+
+/// The hand one ply above `here` from its `hand_step` code.
+fn apply_hand_step(here: u64, step: u8) -> u64 {
+    if step == 0 {
+        return here;
+    }
+    let k = (step - 1) / 2;
+    let unit = 1u64 << (8 * k as u32);
+    if step % 2 == 1 {
+        here + unit
+    } else {
+        here - unit
     }
 }
 
@@ -463,6 +540,36 @@ mod tests {
             .count();
         assert_eq!(kept, BUCKET_ENTRIES);
         assert!(t.hashfull() <= 1000);
+    }
+
+    #[test]
+    fn open_entries_link_to_the_position_above() {
+        let mut t = MateTable::try_new(1).unwrap();
+        let open = Numbers {
+            pn: 3,
+            dn: 5,
+            len: 0,
+            hand: 0,
+        };
+        let h = hand([2, 1, 0, 0, 0, 0, 0, 0]);
+        t.store(11, h, open, 10, NO_LIMIT);
+        assert_eq!(t.parent(11, h), None);
+        // A pawn dropped, a silver captured, nothing: the hand above.
+        for above in [
+            hand([3, 1, 0, 0, 0, 0, 0, 0]),
+            hand([2, 1, 0, 0, 0, 0, 0, 0]),
+            hand([2, 0, 0, 0, 0, 0, 0, 0]),
+        ] {
+            t.link(11, h, 22, above);
+            assert_eq!(t.parent(11, h), Some((3, 22, above)));
+        }
+        // Two pieces apart is not one ply: no link.
+        t.link(11, h, 23, hand([3, 0, 0, 0, 0, 0, 0, 0]));
+        assert_eq!(t.parent(11, h).map(|p| p.1), Some(22));
+        // Only the exact hand's open entry has one, and not once proven.
+        assert_eq!(t.parent(11, hand([3, 1, 0, 0, 0, 0, 0, 0])), None);
+        t.store(11, h, proof(9, h), 10, NO_LIMIT);
+        assert_eq!(t.parent(11, h), None);
     }
 
     #[test]

@@ -107,6 +107,7 @@ fn summed_numbers_never_reach_inf_while_open() {
             hand: 0,
         },
         hidden: false,
+        merged: false,
         rep: NO_REP,
         key: 0,
         hand: 0,
