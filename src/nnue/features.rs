@@ -373,16 +373,7 @@ mod tests {
             // flip maps one perspective's features onto the other's.
             // ... in positions that are not symmetric, with pieces in hand.
             let mut pos = pos;
-            for i in 0..40 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let capture = moves
-                    .iter()
-                    .find(|m| !m.is_drop() && pos.piece_at(m.to()).is_some());
-                pos.do_move(*capture.unwrap_or(&moves[(i * 7) % moves.len()]));
-            }
+            scramble(&mut pos, 40, 0);
             for persp in Color::ALL {
                 let mut flipped: Vec<u16> =
                     l.active(&pos, persp).iter().map(|&f| l.flip(f)).collect();
