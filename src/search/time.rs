@@ -21,9 +21,10 @@ use std::time::Instant;
 /// `NetworkDelay 0` still never overruns (10 ms was overrun once in a full
 /// test run on two busy cores).
 pub const MARGIN_MS: u64 = 20;
-/// With an increment, a clock below this many increments spends less than
-/// the increment, so that a long game settles with a reserve that absorbs a
-/// stall of the machine...
+/// With an increment, a clock below this many increments spends a share of
+/// the increment that falls with the clock (less than the increment below
+/// two thirds of it), so that a long game settles with a reserve that
+/// absorbs a stall of the machine...
 pub const LOW_CLOCK_INCREMENTS: u64 = 8;
 /// ...and so does a clock below this many milliseconds, whatever the
 /// increment (a tiny increment alone would let the clock run to nothing).
@@ -218,10 +219,11 @@ impl TimeManager {
             // The increment arrives after the move: only `remaining` may be spent.
             let usable = remaining.saturating_sub(overhead);
             let hard = (usable * HARD_LIMIT_PERMILLE / 1000).max(1);
-            // Below the low clock only part of the increment is spent, so a
-            // long game settles with a reserve that absorbs a stall of the
-            // machine: at 5+0.05 about a third of a second, where a move's
-            // share of the clock and of the increment make up the increment.
+            // Below the low clock a falling share of the increment is spent,
+            // so a long game settles with a reserve that absorbs a stall of
+            // the machine: at 5+0.05 about a fifth of a second, where a
+            // move's share of the clock and of the increment make up the
+            // increment.
             let low = (inc * LOW_CLOCK_INCREMENTS).max(LOW_CLOCK_MIN_MS);
             let inc_share = inc * INC_SPEND_PERMILLE / 1000 * remaining.min(low) / low;
             // Sudden death: every move still to come costs a few ms that we
