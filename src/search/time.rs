@@ -22,15 +22,19 @@ use std::time::Instant;
 /// test run on two busy cores).
 pub const MARGIN_MS: u64 = 20;
 /// With an increment, a clock below this many increments spends a share of
-/// the increment that falls with the clock (less than the increment below
-/// two thirds of it), so that a long game settles with a reserve that
-/// absorbs a stall of the machine...
+/// the increment that falls with the clock, to none at `INC_RESERVE_MS`, so
+/// that a long game settles with a reserve that absorbs a stall of the
+/// machine...
 pub const LOW_CLOCK_INCREMENTS: u64 = 8;
 /// ...and so does a clock below this many milliseconds, whatever the
 /// increment (a tiny increment alone would let the clock run to nothing).
 pub const LOW_CLOCK_MIN_MS: u64 = 400;
 /// With an increment, the share of the clock per move is taken from what is
-/// left above this reserve, besides the hard limit's own margin.
+/// left above this reserve, besides the hard limit's own margin, and below
+/// it no share of the increment is spent either: what a move costs besides
+/// its search (answering, pipes, a busy machine: 10-30 ms in the soak) is
+/// paid from the increment, and with the increment spent down to the last
+/// millisecond a 1+0.02 game's clock fell to nothing.
 pub const INC_RESERVE_MS: u64 = 100;
 /// Expected moves of ours still to play at the start of a game...
 pub const MOVES_TO_GO: u64 = 50;
@@ -219,13 +223,6 @@ impl TimeManager {
             // The increment arrives after the move: only `remaining` may be spent.
             let usable = remaining.saturating_sub(overhead);
             let hard = (usable * HARD_LIMIT_PERMILLE / 1000).max(1);
-            // Below the low clock a falling share of the increment is spent,
-            // so a long game settles with a reserve that absorbs a stall of
-            // the machine: at 5+0.05 about a fifth of a second, where a
-            // move's share of the clock and of the increment make up the
-            // increment.
-            let low = (inc * LOW_CLOCK_INCREMENTS).max(LOW_CLOCK_MIN_MS);
-            let inc_share = inc * INC_SPEND_PERMILLE / 1000 * remaining.min(low) / low;
             // Sudden death: every move still to come costs a few ms that we
             // spend whether we think or not (answering, pipes, a busy
             // machine), so our margin is kept back for each of them, as
@@ -241,6 +238,15 @@ impl TimeManager {
             } else {
                 0
             };
+            // Below the low clock a falling share of the increment is spent,
+            // none at the reserve, so a long game settles with the reserve
+            // and more, which absorbs a stall of the machine: at 5+0.05
+            // about a quarter of a second, where a move's share of the clock
+            // and of the increment make up the increment.
+            let low = (inc * LOW_CLOCK_INCREMENTS).max(LOW_CLOCK_MIN_MS);
+            let inc_share = inc * INC_SPEND_PERMILLE / 1000
+                * remaining.min(low).saturating_sub(reserve)
+                / low.saturating_sub(reserve).max(1);
             let opt = remaining.saturating_sub(reserve) / mtg + inc_share;
             // The last moves before a time control may spend more of the clock.
             let cap = if mtg <= LAST_MOVES_TO_GO {
@@ -506,21 +512,32 @@ mod tests {
         // Late in a long game at 5+0.05: spend less than the increment below
         // the reserve a long game settles at...
         let tm = TimeManager::new(&limits(200, 50, 0), 50, Color::Black, 300);
-        assert_eq!(tm.optimum(), (200 - INC_RESERVE_MS) / 8 + 75 * 200 / 400);
+        assert_eq!(
+            tm.optimum(),
+            (200 - INC_RESERVE_MS) / 8 + 75 * (200 - INC_RESERVE_MS) / (400 - INC_RESERVE_MS)
+        );
         assert!(tm.optimum() < 50, "{}", tm.optimum());
         // ...and more above it.
         let tm = TimeManager::new(&limits(250, 50, 0), 50, Color::Black, 300);
         assert!(tm.optimum() > 50, "{}", tm.optimum());
         // Move by move, from a clock nearly gone and from a full one, the
-        // clock settles at the same reserve, about a fifth of a second.
+        // clock settles at the same reserve, about a quarter of a second.
         for start in [100u64, 5000] {
             let mut clock = start;
             for _ in 0..400 {
                 let tm = TimeManager::new(&limits(clock, 50, 0), 50, Color::Black, 300);
                 clock = clock - tm.optimum().min(clock) + 50;
             }
-            assert!((200..=230).contains(&clock), "{start}: {clock}");
+            assert!((230..=260).contains(&clock), "{start}: {clock}");
         }
+        // At 1+0.02 with each move costing 15 ms besides its search (the
+        // soak's busy machine), the clock still settles above the reserve.
+        let mut clock = 1000u64;
+        for _ in 0..400 {
+            let tm = TimeManager::new(&limits(clock, 20, 0), 0, Color::Black, 300);
+            clock = clock - (tm.optimum() + 15).min(clock) + 20;
+        }
+        assert!((INC_RESERVE_MS..=150).contains(&clock), "{clock}");
     }
 
     /// At 5+0.05 (`NetworkDelay 0`) one and a half increments are spent
