@@ -393,8 +393,14 @@ pub fn setting(name: &str, value: Option<&str>) -> Result<Setting, OptionError> 
                 || s.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
         })
         .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+    // Errors name the option as the sender called it (UCI's `Hash`, not `USI_Hash`).
+    let shown: &'static str = std::iter::once(spec.name)
+        .chain(spec.uci)
+        .chain(spec.aliases.iter().copied())
+        .find(|n| n.eq_ignore_ascii_case(name))
+        .unwrap_or(spec.name);
     let bad = |expected: String| OptionError::BadValue {
-        name: spec.name,
+        name: shown,
         value: value.unwrap_or("").to_string(),
         expected,
     };
@@ -418,7 +424,7 @@ pub fn setting(name: &str, value: Option<&str>) -> Result<Setting, OptionError> 
     let value = value
         .map(str::trim)
         .filter(|v| !v.is_empty())
-        .ok_or(OptionError::MissingValue(spec.name))?;
+        .ok_or(OptionError::MissingValue(shown))?;
     match &spec.ty {
         Type::Check(_) => {
             let on = if value.eq_ignore_ascii_case("true") {

@@ -345,3 +345,17 @@ mod tune_tests {
         }
     }
 }
+
+#[test]
+fn errors_name_the_option_as_it_was_sent() {
+    for (sent, named) in [
+        ("Hash", "Hash"),
+        ("usi_hash", "USI_Hash"),
+        ("USI_Hash", "USI_Hash"),
+    ] {
+        let e = setting(sent, Some("abc")).unwrap_err().to_string();
+        assert!(e.contains(&format!("for option {named} (")), "{sent}: {e}");
+    }
+    let e = setting("Hash", None).unwrap_err().to_string();
+    assert_eq!(e, "option Hash needs a value");
+}
