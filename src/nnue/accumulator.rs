@@ -145,9 +145,9 @@ impl Accumulators {
         };
         let starts = [self.start(ply, 0), self.start(ply, 1)];
         let h = self.hidden;
-        let sides: &[usize] = match starts {
-            // The usual case: both from the same ply, one copy of both halves.
-            [Some(a), Some(b)] if a == b => {
+        // The usual case: both from the same ply, one copy of both halves.
+        if let [Some(a), Some(b)] = starts {
+            if a == b {
                 for p in a + 1..=ply {
                     let (done, rest) = self.values.split_at_mut(p * 2 * h);
                     rest[..2 * h].copy_from_slice(&done[(p - 1) * 2 * h..]);
@@ -162,10 +162,9 @@ impl Accumulators {
                 }
                 return;
             }
-            _ => &[0, 1],
-        };
-        for &side in sides {
-            let Some(from) = starts[side] else {
+        }
+        for (side, start) in starts.into_iter().enumerate() {
+            let Some(from) = start else {
                 self.refresh(ply, Color::ALL[side], pos);
                 continue;
             };

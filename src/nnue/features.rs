@@ -216,23 +216,6 @@ impl Layout {
         Some((base + (rel * self.hand_kinds + kind.index()) * HAND_SLOTS + n) as u16)
     }
 
-    /// The same piece-square feature seen by the other player: owners
-    /// swapped, board turned. `f` must be below `bucket_inputs()`.
-    pub fn flip(&self, f: u16) -> u16 {
-        let f = f as usize;
-        let board = 2 * self.kinds * self.squares;
-        if f < board {
-            let (rel_kind, s) = (f / self.squares, f % self.squares);
-            let (rel, kind) = (rel_kind / self.kinds, rel_kind % self.kinds);
-            (((1 - rel) * self.kinds + kind) * self.squares + self.squares - 1 - s) as u16
-        } else {
-            let h = f - board;
-            let per_side = self.hand_kinds * HAND_SLOTS;
-            let (rel, rest) = (h / per_side, h % per_side);
-            (board + (1 - rel) * per_side + rest) as u16
-        }
-    }
-
     /// The same piece-square feature in the mirrored position (files
     /// reversed; hands unchanged). `f` must be below `bucket_inputs()`.
     pub fn mirror(&self, f: u16) -> u16 {
@@ -266,18 +249,10 @@ impl Layout {
         f
     }
 
-    /// What playing `m` in `pos` changes for `persp`: features removed and
-    /// features added (at most two each), or a refresh when `persp`'s own
-    /// king moves to another frame.
-    pub fn changes<W: BitWord>(&self, pos: &Position<W>, m: Move, persp: Color) -> Change {
-        let [black, white] = self.changes_both(pos, m);
-        match persp {
-            Color::Black => black,
-            Color::White => white,
-        }
-    }
-
-    /// `changes` for both perspectives (Black's, White's), the move read once.
+    /// What playing `m` in `pos` changes for each perspective (Black's,
+    /// White's), the move read once: features removed and features added
+    /// (at most two each), or a refresh when that perspective's own king
+    /// moves to another frame.
     #[inline]
     pub fn changes_both<W: BitWord>(&self, pos: &Position<W>, m: Move) -> [Change; 2] {
         // Compiled apart per set, so piece-square networks pay nothing for
@@ -358,6 +333,35 @@ pub struct Change {
 mod tests {
     use super::*;
 
+    /// The same piece-square feature seen by the other player: owners
+    /// swapped, board turned. `f` must be below `bucket_inputs()`.
+    fn flip(l: &Layout, f: u16) -> u16 {
+        let f = f as usize;
+        let board = 2 * l.kinds * l.squares;
+        if f < board {
+            let (rel_kind, s) = (f / l.squares, f % l.squares);
+            let (rel, kind) = (rel_kind / l.kinds, rel_kind % l.kinds);
+            (((1 - rel) * l.kinds + kind) * l.squares + l.squares - 1 - s) as u16
+        } else {
+            let h = f - board;
+            let per_side = l.hand_kinds * HAND_SLOTS;
+            let (rel, rest) = (h / per_side, h % per_side);
+            (board + (1 - rel) * per_side + rest) as u16
+        }
+    }
+
+    /// `before`, sorted, with change `c` applied.
+    fn applied(before: &[u16], c: &Change) -> Vec<u16> {
+        let mut after: Vec<u16> = before
+            .iter()
+            .copied()
+            .filter(|f| !c.removed.contains(f))
+            .chain(c.added.iter().copied())
+            .collect();
+        after.sort();
+        after
+    }
+
     #[test]
     fn perspectives_mirror_each_other() {
         // The start position is symmetric: both sides see the same features.
@@ -376,14 +380,14 @@ mod tests {
             scramble(&mut pos, 40, 0);
             for persp in Color::ALL {
                 let mut flipped: Vec<u16> =
-                    l.active(&pos, persp).iter().map(|&f| l.flip(f)).collect();
+                    l.active(&pos, persp).iter().map(|&f| flip(&l, f)).collect();
                 let mut other: Vec<u16> = l.active(&pos, persp.opp()).to_vec();
                 flipped.sort();
                 other.sort();
                 assert_eq!(flipped, other);
             }
             for f in 0..l.inputs() as u16 {
-                assert_eq!(l.flip(l.flip(f)), f);
+                assert_eq!(flip(&l, flip(&l, f)), f);
             }
         }
     }
@@ -441,17 +445,11 @@ mod tests {
             let m = Move::from_usi(v, m).unwrap();
             for persp in Color::ALL {
                 let before: Vec<u16> = l.active(&pos, persp).to_vec();
-                let c = l.changes(&pos, m, persp);
+                let c = l.changes_both(&pos, m)[persp.index()].clone();
                 pos.do_move(m);
-                let mut expect: Vec<u16> = before
-                    .iter()
-                    .copied()
-                    .filter(|f| !c.removed.contains(f))
-                    .chain(c.added.iter().copied())
-                    .collect();
+                let expect = applied(&before, &c);
                 let mut got: Vec<u16> = l.active(&pos, persp).to_vec();
                 pos.undo_move();
-                expect.sort();
                 got.sort();
                 assert_eq!(expect, got, "{}", m.to_usi(v));
             }
@@ -551,7 +549,7 @@ mod tests {
                     king_moves += is_king as u32;
                     for persp in Color::ALL {
                         let before: Vec<u16> = l.active(&pos, persp).to_vec();
-                        let c = l.changes(&pos, m, persp);
+                        let c = l.changes_both(&pos, m)[persp.index()].clone();
                         pos.do_move(m);
                         let mut got: Vec<u16> = l.active(&pos, persp).to_vec();
                         pos.undo_move();
@@ -564,14 +562,7 @@ mod tests {
                             assert_ne!(b, got, "a refresh changes the bucket or mirror");
                             continue;
                         }
-                        let mut expect: Vec<u16> = before
-                            .iter()
-                            .copied()
-                            .filter(|f| !c.removed.contains(f))
-                            .chain(c.added.iter().copied())
-                            .collect();
-                        expect.sort();
-                        assert_eq!(expect, got, "{} {}", v.name(), m.to_usi(v));
+                        assert_eq!(applied(&before, &c), got, "{} {}", v.name(), m.to_usi(v));
                     }
                     pos.do_move(m);
                 }
