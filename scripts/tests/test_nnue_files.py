@@ -5,6 +5,7 @@ integer emulation here says, and a file whose header does not match its weights 
 refused with the engine's reason. Needs numpy (``pip install -e 'scripts[dev]'``) and
 the engine build (see test_kawari.py); test_torch_train.py trains with PyTorch."""
 
+import functools
 import random
 import re
 import subprocess
@@ -36,9 +37,11 @@ def features(kawari, out, *args):  # noqa: F811
     return nf.read_features(str(out)), p.stdout.splitlines()[0]
 
 
-def random_positions(count, seed, min_plies=6, max_plies=60):
+@functools.lru_cache(maxsize=None)
+def random_positions(count=24, seed=5, min_plies=6, max_plies=40):
     """SFENs of judkins positions after random legal moves from the start: pieces in
-    hand, kings on many squares (so king buckets change and mirror)."""
+    hand, kings on many squares (so king buckets change and mirror). Cached: pyffish
+    takes some 15 ms a move here."""
     rng = random.Random(seed)
     out = []
     while len(out) < count:
@@ -50,7 +53,7 @@ def random_positions(count, seed, min_plies=6, max_plies=60):
             ref.push(rng.choice(moves))
         if ref.outcome() is None and ref.legal_moves():
             out.append(ref.sfen)
-    return out
+    return tuple(out)
 
 
 def engine_evals(kawari, eval_file, sfens):  # noqa: F811
@@ -137,7 +140,7 @@ def test_features_are_the_trainers(kawari, tmp_path):  # noqa: F811
 
 @pytest.mark.parametrize("feature_set", ["psq", "king-buckets"])
 def test_a_network_written_here_scores_as_the_engine(kawari, tmp_path, feature_set):  # noqa: F811
-    sfens = random_positions(40, seed=5)
+    sfens = random_positions()
     (tmp_path / "pos.txt").write_text("\n".join(sfens) + "\n")
     feats, _ = features(kawari, tmp_path / "pos.kwft", "--sfens", str(tmp_path / "pos.txt"),
                         "--features", feature_set)
@@ -152,11 +155,15 @@ def test_a_network_written_here_scores_as_the_engine(kawari, tmp_path, feature_s
     assert [n[:4] for n in nets] == [("judkins", feature_set, feats.inputs, 32)] * len(sfens)
     expected = nf.engine_eval(net, feats.train.padded(feats.inputs), feats.inputs)
     assert [n[4] for n in nets] == list(expected)
-    assert len(set(expected)) > 20       # the positions differ, and so do their scores
+    assert len(set(expected)) > len(sfens) // 2     # the positions differ, and their scores
+    if feature_set == "king-buckets":
+        # the positions put the kings in several buckets
+        buckets = set(feats.train.features // feats.bucket_inputs)
+        assert len(buckets) >= 4, buckets
 
 
 def test_mismatched_network_files_are_refused(kawari, tmp_path):  # noqa: F811
-    sfens = random_positions(3, seed=6)
+    sfens = random_positions()[:3]
     (tmp_path / "pos.txt").write_text("\n".join(sfens) + "\n")
     feats, _ = features(kawari, tmp_path / "pos.kwft", "--sfens", str(tmp_path / "pos.txt"))
     good = nf.network_bytes(random_network(feats, 16, seed=2))

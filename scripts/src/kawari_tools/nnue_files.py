@@ -276,7 +276,9 @@ def engine_eval(net: QuantizedNetwork, padded: np.ndarray, pad: int) -> np.ndarr
     rows = np.concatenate([net.ft_weights.astype(np.int64),
                            np.zeros((1, net.hidden), np.int64)])
     idx = np.where(padded == pad, net.inputs, padded.astype(np.int64))
-    acc = net.ft_bias.astype(np.int64) + rows[idx].sum(axis=2)        # (n, 2, hidden)
+    acc = np.broadcast_to(net.ft_bias.astype(np.int64), idx.shape[:2] + (net.hidden,)).copy()
+    for slot in range(idx.shape[2]):        # one feature a side at a time: (n, 2, hidden)
+        acc += rows[idx[:, :, slot]]
     acc = (acc + 32768) % 65536 - 32768
     act = np.clip(acc, 0, net.qa)
     w = net.out_weights.astype(np.int64).reshape(2, net.hidden)
