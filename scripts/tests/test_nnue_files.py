@@ -22,9 +22,10 @@ NETWORK_RE = re.compile(r"^info string network (\S+) (\S+) (\d+)x(\d+): (-?\d+) 
 
 
 def datagen(kawari, path, games=30, nodes=300, seed=3):  # noqa: F811
-    """A small judkins datagen file (about 14 positions a game, a second or so)."""
+    """A small judkins datagen file (about 14 positions a game, a second or so; one
+    thread, so that the records come in the same order every time)."""
     subprocess.run([kawari, "datagen", "--variant", "judkins", "--games", str(games),
-                    "--nodes", str(nodes), "--threads", "2", "--seed", str(seed),
+                    "--nodes", str(nodes), "--threads", "1", "--seed", str(seed),
                     "--out", str(path)], check=True, capture_output=True, timeout=120)
     return path
 

@@ -63,12 +63,14 @@ class Section:
         """The features as an (n, 2, width) uint16 array, each perspective's list
         filled up with ``pad`` to the longest one's length."""
         n = len(self)
-        lens = np.diff(self.offsets.astype(np.int64))
+        starts = self.offsets[:-1].astype(np.int64)
+        lens = np.diff(self.offsets).astype(np.int64)
         width = int(lens.max()) if len(lens) else 0
         out = np.full((2 * n, max(width, 1)), pad, dtype=np.uint16)
-        rows = np.repeat(np.arange(2 * n), lens)
-        cols = np.arange(len(self.features)) - np.repeat(self.offsets[:-1].astype(np.int64), lens)
-        out[rows, cols] = self.features
+        # a column at a time: memory of one column's indices, not of every feature's
+        for col in range(width):
+            has = lens > col
+            out[has, col] = self.features[starts[has] + col]
         return out.reshape(n, 2, -1)
 
 
