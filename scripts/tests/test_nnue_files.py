@@ -129,6 +129,10 @@ def test_features_are_the_trainers(kawari, tmp_path):  # noqa: F811
     assert (kb.feature_set, kb.inputs, kb.bucket_inputs) == ("king-buckets", 9720, 1080)
     assert not kb.mirrored and len(kb.train) + len(kb.held) == records
     assert (len(kb.held), kb.k) == (len(psq.held), psq.k)
+    # nothing held out: an empty section
+    none, _ = features(kawari, tmp_path / "none.kwft", "--data", str(data), "--holdout", "0")
+    assert len(none.held) == 0 and len(none.train) == 2 * records
+    assert none.held.padded(none.inputs).shape == (0, 2, 1)
     # a bad file is refused with the reason
     bad = tmp_path / "bad.kwft"
     bad.write_bytes(b"KWFT" + (7).to_bytes(4, "little") + bytes(120))

@@ -66,12 +66,13 @@ class Section:
         starts = self.offsets[:-1].astype(np.int64)
         lens = np.diff(self.offsets).astype(np.int64)
         width = int(lens.max()) if len(lens) else 0
-        out = np.full((2 * n, max(width, 1)), pad, dtype=np.uint16)
+        width = max(width, 1)
+        out = np.full((2 * n, width), pad, dtype=np.uint16)
         # a column at a time: memory of one column's indices, not of every feature's
         for col in range(width):
             has = lens > col
             out[has, col] = self.features[starts[has] + col]
-        return out.reshape(n, 2, -1)
+        return out.reshape(n, 2, width)
 
 
 @dataclass
