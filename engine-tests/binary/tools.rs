@@ -221,6 +221,16 @@ fn tools_refuse_bad_options() {
             "bad --mirror '1' (expected true or false)",
         ),
         (&["train", "--hidden", "8"], "bad --hidden '8'"),
+        (&["features", "--out", "x"], "--data or --sfens is required"),
+        (&["features", "--data", "x"], "--out is required"),
+        (
+            &["features", "--data", "a", "--sfens", "b", "--out", "x"],
+            "give --data or --sfens, not both",
+        ),
+        (
+            &["features", "--sfens", "/nonexistent/list", "--out", "x"],
+            "/nonexistent/list",
+        ),
         (&["mate", "--within", "3"], "--sfen is required"),
         (
             &["mate", "--sfen", MATE_15, "--within", "0"],
@@ -245,7 +255,7 @@ fn help_lists_the_tools_and_variants() {
     let o = run(&["--help"]);
     assert!(o.status.success());
     // Each tool's --help gives the same text (it was "--help needs a value").
-    for tool in ["perft", "datagen", "train", "bench"] {
+    for tool in ["perft", "datagen", "train", "features", "bench"] {
         let t = run(&[tool, "--help"]);
         assert!(t.status.success(), "{tool}: {}", stderr(&t));
         assert_eq!(stdout(&t), stdout(&o), "{tool}");
@@ -256,6 +266,7 @@ fn help_lists_the_tools_and_variants() {
         "kawari bench",
         "kawari datagen",
         "kawari train",
+        "kawari features",
     ] {
         assert!(out.contains(word), "{word}");
     }

@@ -95,16 +95,16 @@ pub struct Report {
 }
 
 /// Training positions: the side to move's features and the other side's,
-/// the search score and the result.
-struct Samples {
-    features: Vec<u16>,
-    offsets: Vec<u32>,
-    score: Vec<f32>,
-    result: Vec<f32>,
+/// the search score and the result (`export` writes them for other trainers).
+pub(super) struct Samples {
+    pub(super) features: Vec<u16>,
+    pub(super) offsets: Vec<u32>,
+    pub(super) score: Vec<f32>,
+    pub(super) result: Vec<f32>,
 }
 
 impl Samples {
-    fn new() -> Samples {
+    pub(super) fn new() -> Samples {
         Samples {
             features: Vec::new(),
             offsets: vec![0],
@@ -113,11 +113,11 @@ impl Samples {
         }
     }
 
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.score.len()
     }
 
-    fn push(&mut self, us: &[u16], them: &[u16], score: f32, result: f32) {
+    pub(super) fn push(&mut self, us: &[u16], them: &[u16], score: f32, result: f32) {
         for f in [us, them] {
             self.features.extend_from_slice(f);
             self.offsets.push(self.features.len() as u32);
@@ -137,7 +137,10 @@ impl Samples {
 }
 
 /// Reads the records of `cfg.variant`; (training, held-out).
-fn load(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Samples, Samples), LearnError> {
+pub(super) fn load(
+    cfg: &Config,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(Samples, Samples), LearnError> {
     let layout = Layout::with(cfg.variant, cfg.features);
     let mirror = cfg.mirror && cfg.variant.mirror_symmetric() && cfg.features == FeatureSet::Psq;
     let (mut train, mut held) = (Samples::new(), Samples::new());
@@ -192,7 +195,7 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 /// The `K` that makes `sigmoid(score / K)` the best predictor of results.
-fn fit_k(s: &Samples) -> f32 {
+pub(super) fn fit_k(s: &Samples) -> f32 {
     let err = |k: f32| -> f64 {
         (0..s.len())
             .map(|i| {
@@ -266,8 +269,8 @@ impl Factor {
 /// Limits that keep the quantized sums inside their integers: a row is at
 /// most 505 as i16, and 40-odd rows stay below 32767; the output sum is at
 /// most 255 * 1024 * 4096 < 2^31.
-const W1_LIMIT: f32 = 1.98;
-const W2_LIMIT: f32 = 16.0;
+pub(super) const W1_LIMIT: f32 = 1.98;
+pub(super) const W2_LIMIT: f32 = 16.0;
 
 impl Params {
     /// Random weights; with factors the buckets and the symmetric factor

@@ -1,5 +1,5 @@
-//! `kawari datagen` and `kawari train`: the learning tools' options, read
-//! into `kawari::learn`'s configurations.
+//! `kawari datagen`, `kawari train` and `kawari features`: the learning
+//! tools' options, read into `kawari::learn`'s configurations.
 
 use crate::flags::each_flag;
 use kawari::variant::Variant;
@@ -162,6 +162,74 @@ pub(crate) fn run_train(args: &[String]) -> Result<(), String> {
         r.best_epoch,
         r.holdout_loss_quantized,
         r.holdout_loss_of_scores
+    );
+    println!("wrote {}", out.display());
+    Ok(())
+}
+
+/// `kawari features`: the trainer's samples written for another trainer
+/// (`kawari-train-torch`); progress on stderr, the summary on stdout.
+pub(crate) fn run_features(args: &[String]) -> Result<(), String> {
+    use kawari::learn::export::{run, Source};
+    use kawari::learn::train::Config;
+    let mut cfg = Config {
+        variant: Variant::default_variant(),
+        data: Vec::new(),
+        // Not used by the export: `train`'s defaults.
+        hidden: 128,
+        epochs: 4,
+        batch: 1024,
+        lr: 0.001,
+        lambda: 0.75,
+        seed: 1,
+        threads: 1,
+        holdout: 20,
+        max_positions: 0,
+        mirror: true,
+        patience: 2,
+        features: kawari::nnue::FeatureSet::Psq,
+        bucket_decay: 50.0,
+        symmetric_factor: true,
+    };
+    let (mut out, mut sfens) = (None, None);
+    each_flag(args, |f| {
+        match f.name {
+            "--variant" => cfg.variant = f.variant()?,
+            "--data" => cfg.data.push(f.value.into()),
+            "--sfens" => sfens = Some(std::path::PathBuf::from(f.value)),
+            "--out" => out = Some(std::path::PathBuf::from(f.value)),
+            "--holdout" => cfg.holdout = f.num(0, u32::MAX as u64)? as u32,
+            "--max-positions" => cfg.max_positions = f.num(0, u64::MAX)? as usize,
+            "--mirror" => cfg.mirror = f.boolean()?,
+            "--features" => {
+                cfg.features = kawari::nnue::FeatureSet::by_name(f.value).ok_or_else(|| {
+                    format!("unknown feature set '{}' (psq or king-buckets)", f.value)
+                })?
+            }
+            other => return Err(format!("unknown option '{other}'")),
+        }
+        Ok(())
+    })?;
+    let out = out.ok_or("--out is required")?;
+    let source = match sfens {
+        Some(_) if !cfg.data.is_empty() => return Err("give --data or --sfens, not both".into()),
+        Some(path) => Source::Sfens {
+            variant: cfg.variant,
+            features: cfg.features,
+            path,
+        },
+        None if cfg.data.is_empty() => return Err("--data or --sfens is required".into()),
+        None => Source::Records(cfg.clone()),
+    };
+    let s = run(&source, &out, &mut |line| eprintln!("{line}")).map_err(|e| e.to_string())?;
+    println!(
+        "{}: {} inputs ({}); {} training and {} held-out positions; K {:.0}",
+        cfg.variant.name(),
+        s.inputs,
+        cfg.features.name(),
+        s.train_positions,
+        s.holdout_positions,
+        s.k
     );
     println!("wrote {}", out.display());
     Ok(())

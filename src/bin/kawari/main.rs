@@ -1,5 +1,5 @@
 //! The `kawari` binary: the USI/UCI engine on stdin/stdout, or one of the
-//! command-line tools, a module each (`perft`, `datagen` and `train`,
+//! command-line tools, a module each (`perft`, `datagen`, `train` and `features`,
 //! `bench`, `mate`, `web`), their options read by `flags`.
 
 mod bench;
@@ -28,6 +28,9 @@ USAGE:
     kawari datagen [OPTIONS]    self-play training data (positions, scores,
                                 results; format in src/learn/record.rs)
     kawari train [OPTIONS]      fit a network (NNUE) to datagen files
+    kawari features [OPTIONS]   the trainer's inputs for another trainer
+                                (kawari-train-torch; format in
+                                src/learn/export.rs)
     kawari mate [OPTIONS]       solve a tsume (as `go mate`), or say whether a
                                 mate within N plies exists
     kawari web [OPTIONS]        play, analyse and solve tsume in a browser:
@@ -92,6 +95,17 @@ TRAIN OPTIONS:
     --seed <n>          initial weights and shuffles (default 1)
     --threads <n>       gradient threads (default: the CPUs there are)
 
+FEATURES OPTIONS:
+    --variant <name>    the variant (default {default})
+    --features <set>    psq or king-buckets (default psq)
+    --data <file>       a datagen file (repeat for more); read as `train`
+                        reads it: --holdout, --max-positions and --mirror
+                        as there (held-out games in a section of their own,
+                        mirror images beside the training positions)
+    --sfens <file>      instead of --data: the positions of a text file, one
+                        SFEN a line, with scores and results 0
+    --out <file>        the file to write (required)
+
 MATE OPTIONS:
     --variant <name>    the variant (default {default})
     --sfen <sfen>       the problem, the attacker to move (required)
@@ -119,6 +133,7 @@ const TOOLS: &[(&str, Tool)] = &[
     ("perft", perft::run),
     ("datagen", learn::run_datagen),
     ("train", learn::run_train),
+    ("features", learn::run_features),
     ("bench", bench::run),
     ("mate", mate::run),
     ("web", web::run),
