@@ -277,6 +277,12 @@ fn network_files_are_loaded_used_and_refused() {
     );
     silent(&mut e, "setoption name USI_Variant value shogi");
     assert!(!eval_lines(&mut e).iter().any(|l| l == net_line));
+    // Loading it while another variant is played says so, once.
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    assert_eq!(
+        e.sync(),
+        ["info string EvalFile: the network is for judkins; shogi keeps its own until USI_Variant is judkins"]
+    );
     e.quit();
     let _ = std::fs::remove_dir_all(&dir);
 }

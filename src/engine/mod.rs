@@ -211,6 +211,19 @@ impl Engine {
                             .map_err(EngineError::EvalFile)?,
                     ),
                 };
+                // Not an error (GUIs send options in any order, the variant
+                // may come next), but a network that this game will not use
+                // is worth a word.
+                if let Some(n) = self.eval_file {
+                    if n.variant() != self.variant.name() {
+                        (self.sink)(Report::Message(format!(
+                            "EvalFile: the network is for {}; {} keeps its own until USI_Variant is {}",
+                            n.variant(),
+                            self.variant.name(),
+                            n.variant()
+                        )));
+                    }
+                }
                 self.choose_evaluation();
             }
             Setting::SkillLevel(n) => self.opts.skill_level = n,
