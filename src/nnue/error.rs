@@ -68,6 +68,13 @@ pub enum NetworkError {
     },
     /// The checksum does not match the payload.
     Checksum,
+    /// A file with the magic but cut inside its header.
+    Truncated {
+        /// Bytes in the file.
+        found: usize,
+        /// Bytes of its version's header.
+        header: usize,
+    },
 }
 
 impl fmt::Display for NetworkError {
@@ -75,6 +82,10 @@ impl fmt::Display for NetworkError {
         match self {
             NetworkError::Read { path, reason } => write!(f, "cannot read {path}: {reason}"),
             NetworkError::NotANetwork => write!(f, "not a Kawari network file (no KWNN header)"),
+            NetworkError::Truncated { found, header } => write!(
+                f,
+                "truncated: {found} bytes, shorter than its {header}-byte header"
+            ),
             NetworkError::UnknownVariant(name) => {
                 write!(f, "a network for unknown variant '{name}'")
             }

@@ -123,8 +123,19 @@ impl Network {
 
     /// The variant a network file's header names.
     pub fn variant_of(b: &[u8]) -> Result<&'static Variant, NetworkError> {
-        if b.len() < HEADER || &b[0..4] != MAGIC {
+        if b.len() < 4 || &b[0..4] != MAGIC {
             return Err(NetworkError::NotANetwork);
+        }
+        let header = if b.len() >= 8 && u32_at(b, 4) == VERSION_PSQ_ONLY {
+            HEADER_V1
+        } else {
+            HEADER
+        };
+        if b.len() < header {
+            return Err(NetworkError::Truncated {
+                found: b.len(),
+                header,
+            });
         }
         let name_bytes = &b[8..40];
         let end = name_bytes.iter().position(|&c| c == 0).unwrap_or(32);
@@ -138,12 +149,11 @@ impl Network {
         let version = u32_at(b, 4);
         let (header, set) = match version {
             VERSION_PSQ_ONLY => (HEADER_V1, FeatureSet::Psq),
-            VERSION if b.len() >= HEADER => {
+            VERSION => {
                 let id = u32_at(b, 64);
                 let set = FeatureSet::from_id(id).ok_or(NetworkError::FeatureSet(id))?;
                 (HEADER, set)
             }
-            VERSION => return Err(NetworkError::NotANetwork),
             _ => {
                 return Err(NetworkError::Version {
                     found: version,
@@ -335,6 +345,16 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("KWNN"));
+        // A file cut inside its header says so, not that it is no network.
+        for cut in [4, 40, 71] {
+            let e = Network::from_bytes(v, &bytes[..cut])
+                .unwrap_err()
+                .to_string();
+            assert_eq!(
+                e,
+                format!("truncated: {cut} bytes, shorter than its 72-byte header")
+            );
+        }
     }
 
     #[test]
