@@ -201,8 +201,8 @@ fn long_classic_kotobuki() {
 }
 
 /// 夢の旅人 (`long-tsume.tsv`, a horse and king loop): a verified mate of
-/// the published 313 plies within 10 minutes with a 2 GB table (26.8M
-/// nodes, about 2 minutes on a quiet 2-core machine). Ignored by default:
+/// the published 313 plies within 10 minutes with a 2 GB table (19.4M
+/// nodes, about 1.5 minutes on a quiet 2-core machine). Ignored by default:
 /// `cargo test --release --test engine -- --ignored long_yume_no_tabibito`
 #[test]
 #[ignore]

@@ -217,16 +217,21 @@ pub(super) fn delta(children: &[Child], or: bool, skip: Option<usize>) -> Delta 
 pub(super) struct Child {
     pub(super) mv: Move,
     pub(super) n: Numbers,
-    /// A drop on a square where another kind's drop comes first: searched
-    /// only once that one is proven (most interpositions fail alike, and the
-    /// first proof usually covers the rest by hand superiority). The
-    /// weakest kind comes first: its capture gives the attacker least, so
-    /// it is the likeliest to hold.
+    /// A drop of the same `group` as one before it (on the same square,
+    /// or both on squares the defender does not guard): searched only once
+    /// the shown ones of its group are proven (most interpositions fail
+    /// alike, and the first proof usually covers the rest by hand
+    /// superiority). The weakest kind comes first: its capture gives the
+    /// attacker least, so it is the likeliest to hold.
     pub(super) hidden: bool,
     /// A defence whose subtree joins another defence's (found by
     /// `DfPn::find_merge`): counted as a drop is, by the largest, so the
     /// positions below the join are not counted twice in the proof number.
     pub(super) merged: bool,
+    /// For a drop at an AND node, the drops it is shown in turn with
+    /// (`hidden`): its square, or `UNGUARDED` for a drop on a square no
+    /// piece of the defender guards.
+    pub(super) group: u16,
     /// When disproven: the ply of the highest position on the path the
     /// disproof rests on a repetition of (`NO_REP`: none).
     pub(super) rep: u16,
@@ -235,6 +240,10 @@ pub(super) struct Child {
     /// The attacker's hand after `mv`, packed.
     pub(super) hand: u64,
 }
+
+/// `Child::group` of the drops on squares the defender does not guard
+/// (squares are below it).
+pub(super) const UNGUARDED: u16 = u16::MAX;
 
 /// `rep` of a disproof that rests on no repetition (and of every result
 /// that is not a disproof).

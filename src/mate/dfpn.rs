@@ -20,7 +20,7 @@
 //! many orders of moves, and summed they count more than once.
 
 use super::combine::{
-    delta, disproven_within, summarize, summed, Child, DISPROVEN, NO_REP, UNKNOWN,
+    delta, disproven_within, summarize, summed, Child, DISPROVEN, NO_REP, UNGUARDED, UNKNOWN,
 };
 use super::table::{MateTable, Numbers, INF, NO_LIMIT};
 use crate::core::{BitWord, Bitboard, Color};
@@ -254,9 +254,28 @@ impl<'t> DfPn<'t> {
         // First the keys (and a prefetch of their buckets), then the probes:
         // the table is large and each probe a likely cache miss.
         let mut drop_squares = Bitboard::<W>::EMPTY;
+        let mut unguarded_shown = false;
         let hands_key = pos.hash() ^ key;
+        let occ = pos.occupied();
+        // An interposition the defender does not guard is taken for
+        // nothing: those on different squares mostly fail alike, and are
+        // shown one at a time, as KomoringHeights delays them (with an
+        // attacker's king, such a drop may check it: not grouped).
+        // 夢の旅人 proven at 313 in 19.4M nodes, 26.8M before; the
+        // classics' quick part 0.998x.
+        let group_unguarded = !or && !pos.has_king(self.attacker);
         for &m in moves.iter() {
-            let hidden = !or && m.is_drop() && drop_squares.has(m.to());
+            let mut group = 0;
+            let mut hidden = false;
+            if !or && m.is_drop() {
+                let to = m.to();
+                hidden = drop_squares.has(to);
+                group = to.index() as u16;
+                if group_unguarded && !pos.attackers_to(to, pos.side_to_move(), occ).any() {
+                    group = UNGUARDED;
+                    hidden |= std::mem::replace(&mut unguarded_shown, true);
+                }
+            }
             if m.is_drop() {
                 drop_squares.set(m.to());
             }
@@ -293,6 +312,7 @@ impl<'t> DfPn<'t> {
                 rep,
                 hidden,
                 merged: false,
+                group,
                 key,
                 hand: child_hand,
             });
@@ -404,7 +424,7 @@ impl<'t> DfPn<'t> {
         (h ^ hands_key, hand, h)
     }
 
-    /// Makes the next hidden drop searchable on every square whose shown
+    /// Makes the next hidden drop searchable in every group whose shown
     /// drops are all proven, with what the table knows of it (which may
     /// prove it at once, and then the next is shown).
     fn reveal_drops(&mut self, child_left: u16, children: &mut [Child]) {
@@ -415,10 +435,9 @@ impl<'t> DfPn<'t> {
                 i += 1;
                 continue;
             }
-            let to = c.mv.to();
             let open = children
                 .iter()
-                .any(|o| !o.hidden && o.mv.is_drop() && o.mv.to() == to && o.n.pn != 0);
+                .any(|o| !o.hidden && o.mv.is_drop() && o.group == c.group && o.n.pn != 0);
             if open {
                 i += 1;
                 continue;
@@ -427,7 +446,7 @@ impl<'t> DfPn<'t> {
             if let Some(n) = self.table.probe(c.key, c.hand, child_left) {
                 children[i].n = n;
             }
-            // A proven reveal may free the next one on the same square,
+            // A proven reveal may free the next one of its group,
             // which comes later in the list.
             i += 1;
         }

@@ -108,6 +108,7 @@ fn summed_numbers_never_reach_inf_while_open() {
         },
         hidden: false,
         merged: false,
+        group: 0,
         rep: NO_REP,
         key: 0,
         hand: 0,
