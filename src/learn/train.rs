@@ -74,6 +74,31 @@ pub struct Config {
     pub symmetric_factor: bool,
 }
 
+impl Default for Config {
+    /// `kawari train`'s defaults: the default variant, no data, threads =
+    /// the machine's cores.
+    fn default() -> Config {
+        Config {
+            variant: Variant::default_variant(),
+            features: FeatureSet::Psq,
+            data: Vec::new(),
+            hidden: 128,
+            epochs: 4,
+            batch: 1024,
+            lr: 0.001,
+            lambda: 0.75,
+            seed: 1,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            holdout: 20,
+            max_positions: 0,
+            mirror: true,
+            patience: 2,
+            bucket_decay: 50.0,
+            symmetric_factor: true,
+        }
+    }
+}
+
 /// What a run measured.
 #[derive(Clone, Debug)]
 pub struct Report {

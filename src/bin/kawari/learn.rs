@@ -93,25 +93,7 @@ pub(crate) fn run_datagen(args: &[String]) -> Result<(), String> {
 /// `kawari train`: fits a network; progress on stderr, the report on stdout.
 pub(crate) fn run_train(args: &[String]) -> Result<(), String> {
     use kawari::learn::train::{run, Config};
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut cfg = Config {
-        variant: Variant::default_variant(),
-        data: Vec::new(),
-        hidden: 128,
-        epochs: 4,
-        batch: 1024,
-        lr: 0.001,
-        lambda: 0.75,
-        seed: 1,
-        threads,
-        holdout: 20,
-        max_positions: 0,
-        mirror: true,
-        patience: 2,
-        features: kawari::nnue::FeatureSet::Psq,
-        bucket_decay: 50.0,
-        symmetric_factor: true,
-    };
+    let mut cfg = Config::default();
     let mut out = None;
     each_flag(args, |f| {
         match f.name {
@@ -172,24 +154,10 @@ pub(crate) fn run_train(args: &[String]) -> Result<(), String> {
 pub(crate) fn run_features(args: &[String]) -> Result<(), String> {
     use kawari::learn::export::{run, Source};
     use kawari::learn::train::Config;
+    // One thread: the export reads the files once.
     let mut cfg = Config {
-        variant: Variant::default_variant(),
-        data: Vec::new(),
-        // Not used by the export: `train`'s defaults.
-        hidden: 128,
-        epochs: 4,
-        batch: 1024,
-        lr: 0.001,
-        lambda: 0.75,
-        seed: 1,
         threads: 1,
-        holdout: 20,
-        max_positions: 0,
-        mirror: true,
-        patience: 2,
-        features: kawari::nnue::FeatureSet::Psq,
-        bucket_decay: 50.0,
-        symmetric_factor: true,
+        ..Config::default()
     };
     let (mut out, mut sfens) = (None, None);
     each_flag(args, |f| {
