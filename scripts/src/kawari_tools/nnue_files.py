@@ -109,17 +109,24 @@ class FeaturesFile:
         return bool(self.flags & FLAG_MIRRORED)
 
 
-def read_features(path: str) -> FeaturesFile:
-    """Reads a features file; ``FormatError`` says what is wrong with a bad one."""
+def _read_headed(path: str, magic: bytes, header: int, version: int,
+                 kind: str, versioned: str) -> tuple[bytes, str]:
+    """A file's bytes and the variant its header names, once its magic and version
+    are checked (both formats share that start: magic, version, variant name)."""
     with open(path, "rb") as f:
         b = f.read()
-    if len(b) < FEATURES_HEADER or b[:4] != FEATURES_MAGIC:
-        raise FormatError(f"{path}: not a features file of `kawari features` (no KWFT header)")
-    version = struct.unpack_from("<I", b, 4)[0]
-    if version != FEATURES_VERSION:
-        raise FormatError(f"{path}: features file version {version}, "
-                          f"this reader reads {FEATURES_VERSION}")
-    variant = b[8:40].split(b"\0", 1)[0].decode("ascii", "replace")
+    if len(b) < header or b[:4] != magic:
+        raise FormatError(f"{path}: not a {kind} (no {magic.decode()} header)")
+    found = struct.unpack_from("<I", b, 4)[0]
+    if found != version:
+        raise FormatError(f"{path}: {versioned} version {found}, this reader reads {version}")
+    return b, b[8:40].split(b"\0", 1)[0].decode("ascii", "replace")
+
+
+def read_features(path: str) -> FeaturesFile:
+    """Reads a features file; ``FormatError`` says what is wrong with a bad one."""
+    b, variant = _read_headed(path, FEATURES_MAGIC, FEATURES_HEADER, FEATURES_VERSION,
+                              "features file of `kawari features`", "features file")
     (set_id, inputs, bucket_inputs, flags, k, qa, qb, scale, w1_limit, w2_limit,
      n_train, n_held, f_train, f_held, holdout) = struct.unpack_from("<4If3I2f4QI", b, 40)
     if set_id not in FEATURE_SETS:
@@ -237,15 +244,8 @@ def network_bytes(net: QuantizedNetwork) -> bytes:
 def read_network(path: str, expect: Optional[FeaturesFile] = None) -> QuantizedNetwork:
     """Reads a version-2 network file; with ``expect``, refuses one whose variant,
     feature set or inputs are not that features file's (``FormatError``)."""
-    with open(path, "rb") as f:
-        b = f.read()
-    if len(b) < NETWORK_HEADER or b[:4] != NETWORK_MAGIC:
-        raise FormatError(f"{path}: not a Kawari network file (no KWNN header)")
-    version = struct.unpack_from("<I", b, 4)[0]
-    if version != NETWORK_VERSION:
-        raise FormatError(f"{path}: network format version {version}, "
-                          f"this reader reads {NETWORK_VERSION}")
-    variant = b[8:40].split(b"\0", 1)[0].decode("ascii", "replace")
+    b, variant = _read_headed(path, NETWORK_MAGIC, NETWORK_HEADER, NETWORK_VERSION,
+                              "Kawari network file", "network format")
     inputs, hidden, qa, qb, scale, checksum, set_id, _ = struct.unpack_from("<8I", b, 40)
     if set_id not in FEATURE_SETS:
         raise FormatError(f"{path}: feature set {set_id} is unknown to this reader")
