@@ -104,9 +104,7 @@ pub fn run(
                 return Err(LearnError::NoPositions(cfg.variant.name()));
             }
             let k = train::fit_k(&train);
-            // `train::load`'s own condition for adding mirror images.
-            let mirrored =
-                cfg.mirror && cfg.variant.mirror_symmetric() && cfg.features == FeatureSet::Psq;
+            let mirrored = cfg.adds_mirrors();
             let v = cfg.variant;
             (v, cfg.features, train, held, k, cfg.holdout, mirrored)
         }
@@ -146,10 +144,7 @@ pub fn run(
     let mut b = Vec::with_capacity(HEADER);
     b.extend_from_slice(MAGIC);
     b.extend_from_slice(&VERSION.to_le_bytes());
-    let mut name = [0u8; 32];
-    let n = variant.name().len().min(32);
-    name[..n].copy_from_slice(&variant.name().as_bytes()[..n]);
-    b.extend_from_slice(&name);
+    b.extend_from_slice(&crate::nnue::network::padded_name(variant.name()));
     for x in [
         set.id(),
         layout.inputs() as u32,

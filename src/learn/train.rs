@@ -74,6 +74,15 @@ pub struct Config {
     pub symmetric_factor: bool,
 }
 
+impl Config {
+    /// Whether the training set gets each position's mirror image: asked
+    /// for, a mirror-symmetric variant, and piece-square inputs (a king
+    /// bucket sees its king on the left only).
+    pub fn adds_mirrors(&self) -> bool {
+        self.mirror && self.variant.mirror_symmetric() && self.features == FeatureSet::Psq
+    }
+}
+
 impl Default for Config {
     /// `kawari train`'s defaults: the default variant, no data, threads =
     /// the machine's cores.
@@ -167,7 +176,7 @@ pub(super) fn load(
     progress: &mut dyn FnMut(&str),
 ) -> Result<(Samples, Samples), LearnError> {
     let layout = Layout::with(cfg.variant, cfg.features);
-    let mirror = cfg.mirror && cfg.variant.mirror_symmetric() && cfg.features == FeatureSet::Psq;
+    let mirror = cfg.adds_mirrors();
     let (mut train, mut held) = (Samples::new(), Samples::new());
     let mut buf = [0u8; RECORD_BYTES];
     for path in &cfg.data {

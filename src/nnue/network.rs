@@ -90,6 +90,15 @@ fn i16s(b: &[u8]) -> Vec<i16> {
         .collect()
 }
 
+/// A variant name as file headers hold it (bytes 8..40 of both the
+/// network and the features file): ASCII, zero-padded to 32 bytes.
+pub fn padded_name(name: &str) -> [u8; 32] {
+    let mut b = [0u8; 32];
+    let n = name.len().min(32);
+    b[..n].copy_from_slice(&name.as_bytes()[..n]);
+    b
+}
+
 impl Network {
     /// A network from its parts (the trainer's output, or tests').
     pub fn new(
@@ -224,10 +233,7 @@ impl Network {
         let mut b = Vec::with_capacity(HEADER + payload.len());
         b.extend_from_slice(MAGIC);
         b.extend_from_slice(&VERSION.to_le_bytes());
-        let mut name = [0u8; 32];
-        let n = self.variant.len().min(32);
-        name[..n].copy_from_slice(&self.variant.as_bytes()[..n]);
-        b.extend_from_slice(&name);
+        b.extend_from_slice(&padded_name(&self.variant));
         for x in [
             self.inputs as u32,
             self.hidden as u32,
