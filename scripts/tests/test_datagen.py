@@ -112,3 +112,30 @@ def test_a_shard_with_a_book_gives_the_records_of_a_single_run(kawari, tmp_path)
     subprocess.run(D.kawari_argv(kawari, o, 0, 4, str(tmp_path / "plain.bin"), None),
                    check=True, capture_output=True)
     assert records(str(tmp_path / "plain.bin")) != records(whole)
+
+
+def test_the_shortcut_options_reach_kawari(kawari, tmp_path):  # noqa: F811
+    # --check-nodes and --adjudicate-mates false travel to each shard's kawari, which
+    # then writes what a direct run with them writes (and not kawari's defaults)
+    o = {"variant": "judkins", "nodes": 200, "random_plies": 1, "max_plies": 60,
+         "seed": 7, "threads": 1, "hash": 1, "hand_made": False, "check_nodes": 20,
+         "adjudicate_mates": False}
+    argv = D.kawari_argv(kawari, o, 0, 3, str(tmp_path / "shard.bin"), None)
+    assert argv[-4:] == ["--check-nodes", "20", "--adjudicate-mates", "false"]
+    subprocess.run(argv, check=True, capture_output=True)
+    direct = [kawari, "datagen", "--variant", "judkins", "--games", "3", "--nodes", "200",
+              "--random-plies", "1", "--max-plies", "60", "--seed", "7", "--threads", "1",
+              "--hash", "1", "--check-nodes", "20", "--adjudicate-mates", "false",
+              "--out", str(tmp_path / "direct.bin")]
+    subprocess.run(direct, check=True, capture_output=True)
+    plain = D.kawari_argv(kawari, {**o, "check_nodes": None, "adjudicate_mates": True}, 0, 3,
+                          str(tmp_path / "plain.bin"), None)
+    assert "--check-nodes" not in plain and "--adjudicate-mates" not in plain
+    subprocess.run(plain, check=True, capture_output=True)
+
+    def records(name):
+        data = (tmp_path / name).read_bytes()
+        return sorted(data[i:i + D.RECORD_BYTES] for i in range(0, len(data), D.RECORD_BYTES))
+
+    assert records("shard.bin") == records("direct.bin")
+    assert records("plain.bin") != records("shard.bin")

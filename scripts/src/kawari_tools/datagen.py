@@ -186,6 +186,12 @@ def kawari_argv(kawari: str, o: dict, first: int, count: int, out: str,
         argv += ["--eval-file", eval_file]
     if o["hand_made"]:
         argv += ["--hand-made", "true"]
+    # kawari's own defaults (in-check positions at --nodes, games ended at a proven
+    # mate) are not repeated, so the argv of older runs stays as it was
+    if o.get("check_nodes") is not None:
+        argv += ["--check-nodes", str(o["check_nodes"])]
+    if not o.get("adjudicate_mates", True):
+        argv += ["--adjudicate-mates", "false"]
     if book:
         # kawari takes game i's line from its seed: with --seed seed+first the shard's
         # games start from the lines a single run gives them

@@ -44,6 +44,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="kawari's playing threads per shard, and the CPUs each shard "
                         "asks for (1)")
     p.add_argument("--hash", type=int, default=16, help="hash table per thread, MB (16)")
+    p.add_argument("--check-nodes", type=int,
+                   help="nodes per search of a position in check (never kept; default: "
+                        "--nodes)")
+    p.add_argument("--adjudicate-mates", choices=("true", "false"), default="true",
+                   help="end a game at its first proven mate (%(default)s)")
     p.add_argument("--eval-file", help="play with this network (shipped to the workers)")
     p.add_argument("--hand-made", choices=("true", "false"), default="false")
     p.add_argument("--book", help="start positions, e.g. openings/<variant>.txt (shipped to "
@@ -59,20 +64,26 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[list[str]] = None) -> int:
     parser = build_parser()
     a = parser.parse_args(argv)
-    if a.games < 1 or a.nodes < 1 or a.threads < 1 or a.shard_games < 0:
-        parser.error("--games, --nodes and --threads must be positive")
+    if (a.games < 1 or a.nodes < 1 or a.threads < 1 or a.shard_games < 0
+            or (a.check_nodes is not None and a.check_nodes < 1)):
+        parser.error("--games, --nodes, --check-nodes and --threads must be positive")
     if not os.path.isfile(a.kawari):
         parser.error(f"--kawari {a.kawari}: no such file (cargo build --release?)")
     o = {"variant": a.variant, "nodes": a.nodes, "random_plies": a.random_plies,
          "max_plies": a.max_plies, "seed": a.seed, "threads": a.threads, "hash": a.hash,
-         "hand_made": a.hand_made == "true"}
+         "hand_made": a.hand_made == "true", "check_nodes": a.check_nodes,
+         "adjudicate_mates": a.adjudicate_mates == "true"}
     header = {"options": {k: o[k] for k in RECORD_OPTIONS},
               "kawari_sha256": sha256_of(a.kawari),
               "eval_file_sha256": sha256_of(a.eval_file) if a.eval_file else None}
     header["options"]["eval_file_sha256"] = header.pop("eval_file_sha256")
+    # these only when not the default, so that the journals of earlier runs still match
     if a.book:
-        # only with a book, so that the journals of earlier runs still match
         header["options"]["book_sha256"] = sha256_of(a.book)
+    if a.check_nodes is not None:
+        header["options"]["check_nodes"] = a.check_nodes
+    if a.adjudicate_mates == "false":
+        header["options"]["adjudicate_mates"] = False
     # kawari checks its own options (variant, network) here, before any cluster work:
     # one game of one ply at one node
     with tempfile.TemporaryDirectory() as tmp:
