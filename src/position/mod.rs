@@ -18,7 +18,7 @@ pub use movegen::{MoveList, MAX_MOVES};
 pub use moves::{Move, MoveError};
 pub use notation::Notation;
 pub use piece::Piece;
-pub use rules::{GameEnd, Repetition};
+pub use rules::{EndReason, GameEnd, Repetition};
 pub use sfen::SfenError;
 
 use crate::core::{BitWord, Bitboard, Color, Direction, Square, MAX_SQUARES};

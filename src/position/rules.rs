@@ -31,6 +31,31 @@ pub enum GameEnd {
     Draw,
 }
 
+/// Why a game is over, in the order the rules are applied: a bare king and a
+/// repetition end the game before the question of a legal move is asked.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum EndReason {
+    /// The side to move's king is bare (Heian): it has lost.
+    BareKing,
+    /// The position repeated (never `Repetition::None`).
+    Repetition(Repetition),
+    /// No legal move, in check.
+    Checkmate,
+    /// No legal move, not in check (a loss in every variant here).
+    Stalemate,
+}
+
+impl EndReason {
+    /// The outcome for the side to move.
+    pub fn outcome(self) -> GameEnd {
+        match self {
+            EndReason::Repetition(Repetition::Draw) => GameEnd::Draw,
+            EndReason::Repetition(Repetition::Win) => GameEnd::Win,
+            _ => GameEnd::Loss,
+        }
+    }
+}
+
 impl<W: BitWord> Position<W> {
     /// Whether the position before history entry `j` (or the current one when
     /// `j == len`) was check.
@@ -208,17 +233,24 @@ impl<W: BitWord> Position<W> {
 
     /// Whether the game is over at this position, and how.
     pub fn game_end(&self) -> Option<GameEnd> {
+        self.end_reason().map(EndReason::outcome)
+    }
+
+    /// Whether the game is over at this position, and by which rule.
+    pub fn end_reason(&self) -> Option<EndReason> {
         if self.bare_king_loss() {
-            return Some(GameEnd::Loss);
+            return Some(EndReason::BareKing);
         }
         match self.repetition() {
-            Repetition::Draw => return Some(GameEnd::Draw),
-            Repetition::Win => return Some(GameEnd::Win),
-            Repetition::Loss => return Some(GameEnd::Loss),
             Repetition::None => {}
+            r => return Some(EndReason::Repetition(r)),
         }
         if !self.has_legal_move() {
-            return Some(GameEnd::Loss);
+            return Some(if self.in_check() {
+                EndReason::Checkmate
+            } else {
+                EndReason::Stalemate
+            });
         }
         None
     }

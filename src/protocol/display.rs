@@ -15,7 +15,7 @@
 use super::Dialect;
 use crate::core::BitWord;
 use crate::engine::Engine;
-use crate::position::{Position, Repetition};
+use crate::position::{EndReason, Position, Repetition};
 
 /// The game lines of `d` for the engine's position, in `dialect`.
 pub(super) fn game_lines(engine: &Engine, dialect: Dialect) -> Vec<String> {
@@ -59,28 +59,17 @@ fn lines<W: BitWord>(
     ]
 }
 
-/// The `status:` value, in the order the search applies the rules: a bare
-/// king and a repetition end the game before the move count does; a mate on
-/// the capped move still counts.
+/// The `status:` value: the rules' own order (`Position::end_reason`); a
+/// mate on the capped move still counts.
 fn status<W: BitWord>(pos: &Position<W>, cap: u32) -> &'static str {
-    if pos.bare_king_loss() {
-        return "loss bare-king";
+    match pos.end_reason() {
+        Some(EndReason::BareKing) => "loss bare-king",
+        Some(EndReason::Repetition(Repetition::Win)) => "win perpetual-check",
+        Some(EndReason::Repetition(Repetition::Loss)) => "loss perpetual-check",
+        Some(EndReason::Repetition(_)) => "draw repetition",
+        Some(EndReason::Checkmate) => "loss checkmate",
+        Some(EndReason::Stalemate) => "loss stalemate",
+        None if cap > 0 && pos.game_ply() >= cap => "draw move-cap",
+        None => "ongoing",
     }
-    match pos.repetition() {
-        Repetition::Draw => return "draw repetition",
-        Repetition::Win => return "win perpetual-check",
-        Repetition::Loss => return "loss perpetual-check",
-        Repetition::None => {}
-    }
-    if !pos.has_legal_move() {
-        return if pos.in_check() {
-            "loss checkmate"
-        } else {
-            "loss stalemate"
-        };
-    }
-    if cap > 0 && pos.game_ply() >= cap {
-        return "draw move-cap";
-    }
-    "ongoing"
 }
