@@ -172,6 +172,7 @@ impl Delta {
 /// 8.5M now. Drops (interpositions, one kind per square shown at a time)
 /// mostly lead to the same positions, and the attacker's checks at OR nodes
 /// often transpose; those count by the largest and a little for each other
+/// (checks but where the attacker holds many pieces, see below)
 /// (`Delta::others`; summing the checks' disproof numbers too took more
 /// nodes on a sample of 38 classics solved in full: 38.3M against 36.6M;
 /// 夢の旅人, a 313-ply loop, took 13.1M to its first proof summed, 31.3M
@@ -180,10 +181,16 @@ impl Delta {
 /// 3 checks, too; summing the drops too left that position, see
 /// `INTERPOSITIONS_PER_UNIT`, unproven after 20M nodes, 4.9M without).
 /// Defences found to join another's subtree (`Child::merged`) count by the
-/// largest.
+/// largest. At OR nodes the checks count in full unless marked
+/// (`Child::merged`), which `DfPn::mid` does where the attacker holds
+/// fewer than `dfpn::SUM_CHECKS_HAND` pieces.
 #[inline]
 pub(super) fn summed(c: &Child, or: bool) -> bool {
-    !or && !c.mv.is_drop() && !c.merged
+    if or {
+        !c.merged
+    } else {
+        !c.mv.is_drop() && !c.merged
+    }
 }
 
 /// The summed number (dn at OR, pn at AND) over the shown children but
@@ -227,6 +234,8 @@ pub(super) struct Child {
     /// A defence whose subtree joins another defence's (found by
     /// `DfPn::find_merge`): counted as a drop is, by the largest, so the
     /// positions below the join are not counted twice in the proof number.
+    /// At an OR node, a check counted by the largest (every check where
+    /// the attacker holds fewer than `dfpn::SUM_CHECKS_HAND` pieces).
     pub(super) merged: bool,
     /// For a drop at an AND node, the drops it is shown in turn with
     /// (`hidden`): its square, or `UNGUARDED` for a drop on a square no

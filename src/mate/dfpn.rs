@@ -70,6 +70,23 @@ const MERGE_WALK: u32 = 32;
 /// evasions.
 const MERGE_GAP: u32 = 4;
 
+/// Pieces the attacker must hold in hand for an OR node's disproof number
+/// to be the sum of its checks' (KomoringHeights' rule); with fewer, the
+/// largest plus one for each other open check. A long problem that spends
+/// its hand one piece a round (夢の旅人, 313 plies, 12 pawns) repeats its
+/// manoeuvre with like side checks at every round, and with their numbers
+/// hardly growing the search came back to its attacker's nodes at every
+/// small step: first proof 17.89M nodes, 5.77M summed here, 8.17M summed
+/// at every OR node. Summed everywhere, 図巧8's 3b3c position (the unit
+/// test `interpositions_on_many_squares_do_not_inflate_the_proof_number`)
+/// took 3.39M nodes for 1.33M, 寿 (611 plies) 3.10M for 1.25M and
+/// ミクロコスモス after 1300 none within 20M for 9.72M; those never hold
+/// this many (寿 does hold 6: summed from 6 pieces, 3.70M). Measured in
+/// docs/tsume-long.md (2026-11-28, session 31). A fit to few problems:
+/// what counts is that short problems and these long ones keep their
+/// numbers.
+const SUM_CHECKS_HAND: u32 = 8;
+
 /// How often (in nodes) the solver asks whether to stop.
 const POLL_NODES: u64 = 4096;
 
@@ -536,6 +553,12 @@ impl<'t> DfPn<'t> {
         self.merge_at[ply] = None;
         let mut children = std::mem::take(&mut self.frames[ply]);
         self.expand(pos, (key, hand), or, child_left, &mut children);
+        if or && hand.to_le_bytes().iter().map(|&n| n as u32).sum::<u32>() < SUM_CHECKS_HAND {
+            // With a small hand the checks count by the largest.
+            for c in children.iter_mut() {
+                c.merged = true;
+            }
+        }
         self.path.push((key, hand));
         self.path_filter[key as usize % PATH_FILTER] += 1;
         let start_nodes = self.nodes;
