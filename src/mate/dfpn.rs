@@ -760,7 +760,7 @@ fn check_count<W: BitWord>(pos: &Position<W>) -> u32 {
 /// Evasions of the defender to move, with the drops on one square counted
 /// once (as `expand` searches them).
 fn evasion_count<W: BitWord>(pos: &Position<W>) -> u32 {
-    pos.count_legal_by_square()
+    pos.count_evasions_by_square()
 }
 
 #[cfg(test)]

@@ -224,7 +224,8 @@ mod tests {
 
     /// `legal_checks` is exactly the legal moves that give check, and
     /// `count_checks_by_square` their number with drops counted by square
-    /// (`count_legal_by_square` that of all legal moves).
+    /// (`count_legal_by_square` and `count_evasions_by_square` that of all
+    /// legal moves).
     fn checks_agree(pos: &Position<u128>) {
         let v = pos.variant();
         let disc = pos.discoverers();
@@ -242,6 +243,7 @@ mod tests {
         assert_eq!(pos.count_checks_by_square(), by_square(&want), "{sfen}");
         let all = pos.legal_moves();
         assert_eq!(pos.count_legal_by_square(), by_square(&all), "{sfen}");
+        assert_eq!(pos.count_evasions_by_square(), by_square(&all), "{sfen}");
     }
 
     /// The number of `moves`, the drops on one square counted once.

@@ -514,7 +514,7 @@ impl<W: BitWord> Position<W> {
     /// opponent without a legal move. Worked out without playing the drop: the
     /// check is a contact check, so only king moves and captures of the pawn can
     /// answer it.
-    fn pawn_drop_mates(&self, s: Square, pawn: Kind) -> bool {
+    pub(super) fn pawn_drop_mates(&self, s: Square, pawn: Kind) -> bool {
         let t = self.t;
         let v = t.variant;
         let us = self.side;
