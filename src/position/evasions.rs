@@ -8,7 +8,7 @@
 //! `count_legal_by_square` in the tests).
 
 use super::Position;
-use crate::core::{BitWord, Bitboard};
+use crate::core::{BitWord, Bitboard, Square};
 use crate::variant::Kind;
 
 /// Answer squares (the checker and the squares between) up to which the
@@ -53,12 +53,11 @@ impl<W: BitWord> Position<W> {
         if target.count() > REVERSE_TARGETS {
             return count + self.count_moves_by_piece(target) + self.count_drop_squares(between);
         }
-        let pinned = self.pinned(us);
         let zone = t.zone(us);
         let movers = own & !Bitboard::from_square(ksq);
         for to in target {
             for from in self.attackers_to(to, us, occ) & movers {
-                if pinned.has(from) && !t.line(ksq, from).has(to) {
+                if self.uncovers_king(from, to) {
                     continue;
                 }
                 let k = self.board[from.index()].kind();
@@ -70,6 +69,24 @@ impl<W: BitWord> Position<W> {
             }
         }
         count + self.count_drop_squares(between)
+    }
+
+    /// Whether moving the side to move's piece on `from` to `to` leaves its
+    /// king to a slider behind it (`pinned` for one piece, without working
+    /// out every pin).
+    #[inline]
+    fn uncovers_king(&self, from: Square, to: Square) -> bool {
+        let t = self.t;
+        let us = self.side;
+        let ksq = self.king[us.index()];
+        let Some(d) = t.direction(ksq, from) else {
+            return false;
+        };
+        let occ = self.occupied();
+        if t.line(ksq, from).has(to) || (t.between(ksq, from) & occ).any() {
+            return false;
+        }
+        (t.slide(d, from, occ) & self.by_slide[us.opp().index()][d.opposite().index()]).any()
     }
 
     /// Moves of the pieces other than the king of the side to move (in
@@ -138,8 +155,12 @@ impl<W: BitWord> Position<W> {
             }
             let mut to = between & !t.dead(us, k);
             if Some(k) == v.pawn {
-                for p in self.by_kind[ki] & own {
-                    to &= !t.file(t.geo.file_of(p) as usize);
+                // The squares between are fewer than the pawns (nifu).
+                let pawns = self.by_kind[ki] & own;
+                for s in to {
+                    if (pawns & t.file(t.geo.file_of(s) as usize)).any() {
+                        to.toggle(s);
+                    }
                 }
                 if v.def.pawn_drop_mate_illegal && self.has_king(them) {
                     let checks = to & t.leap(them, k, self.king[them.index()]);
