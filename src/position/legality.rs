@@ -222,7 +222,8 @@ mod tests {
         }
     }
 
-    /// `legal_checks` is exactly the legal moves that give check, and
+    /// `legal_checks` is exactly the legal moves that give check (and
+    /// `legal_checks_into` the same list), and
     /// `count_checks_by_square` their number with drops counted by square
     /// (`count_legal_by_square` and `count_evasions_by_square` that of all
     /// legal moves).
@@ -234,6 +235,9 @@ mod tests {
             .into_iter()
             .filter(|&m| pos.gives_check(disc, m))
             .collect();
+        let mut into = crate::position::MoveList::new();
+        pos.legal_checks_into(&mut into);
+        assert_eq!(&into[..], &pos.legal_checks()[..], "{}", pos.to_sfen());
         let mut got: Vec<Move> = pos.legal_checks().into_iter().collect();
         want.sort_by_key(|m| m.raw());
         got.sort_by_key(|m| m.raw());
