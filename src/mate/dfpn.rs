@@ -24,7 +24,7 @@ use super::combine::{
 };
 use super::table::{MateTable, Numbers, INF, NO_LIMIT};
 use crate::core::{BitWord, Bitboard, Color};
-use crate::position::{Hand, Move, Position};
+use crate::position::{Hand, Move, MoveList, Position};
 use crate::tables::MAX_HAND_COUNT;
 use crate::variant::{Kind, MAX_HAND_KINDS};
 use std::time::Instant;
@@ -248,11 +248,13 @@ impl<'t> DfPn<'t> {
         out: &mut Vec<Child>,
     ) {
         out.clear();
-        let mut moves = if or {
-            pos.legal_checks()
+        // Filled in place: a list returned by value is copied (2 KB).
+        let mut moves = MoveList::new();
+        if or {
+            pos.legal_checks_into(&mut moves);
         } else {
-            pos.legal_moves()
-        };
+            pos.generate_into(&mut moves);
+        }
         if !or {
             // Drops come last, by kind in hand order (strongest first):
             // reversed, the weakest kind comes first on each square. Its
@@ -783,7 +785,7 @@ fn check_count<W: BitWord>(pos: &Position<W>) -> u32 {
 /// Evasions of the defender to move, with the drops on one square counted
 /// once (as `expand` searches them).
 fn evasion_count<W: BitWord>(pos: &Position<W>) -> u32 {
-    pos.count_legal_by_square()
+    pos.count_evasions_by_square()
 }
 
 #[cfg(test)]

@@ -222,9 +222,11 @@ mod tests {
         }
     }
 
-    /// `legal_checks` is exactly the legal moves that give check, and
+    /// `legal_checks` is exactly the legal moves that give check (and
+    /// `legal_checks_into` the same list), and
     /// `count_checks_by_square` their number with drops counted by square
-    /// (`count_legal_by_square` that of all legal moves).
+    /// (`count_legal_by_square` and `count_evasions_by_square` that of all
+    /// legal moves).
     fn checks_agree(pos: &Position<u128>) {
         let v = pos.variant();
         let disc = pos.discoverers();
@@ -233,6 +235,9 @@ mod tests {
             .into_iter()
             .filter(|&m| pos.gives_check(disc, m))
             .collect();
+        let mut into = crate::position::MoveList::new();
+        pos.legal_checks_into(&mut into);
+        assert_eq!(&into[..], &pos.legal_checks()[..], "{}", pos.to_sfen());
         let mut got: Vec<Move> = pos.legal_checks().into_iter().collect();
         want.sort_by_key(|m| m.raw());
         got.sort_by_key(|m| m.raw());
@@ -242,6 +247,7 @@ mod tests {
         assert_eq!(pos.count_checks_by_square(), by_square(&want), "{sfen}");
         let all = pos.legal_moves();
         assert_eq!(pos.count_legal_by_square(), by_square(&all), "{sfen}");
+        assert_eq!(pos.count_evasions_by_square(), by_square(&all), "{sfen}");
     }
 
     /// The number of `moves`, the drops on one square counted once.

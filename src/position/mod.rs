@@ -2,6 +2,7 @@
 //! move history for repetition, make/unmake, attack queries.
 
 mod display;
+mod evasions;
 mod hand;
 mod legality;
 mod movegen;

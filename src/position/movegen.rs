@@ -152,6 +152,19 @@ impl<W: BitWord> CheckOut<W> for MoveList {
     }
 }
 
+impl<W: BitWord> CheckOut<W> for &mut MoveList {
+    #[inline(always)]
+    fn board_move(&mut self, m: Move) {
+        self.push(m);
+    }
+    #[inline(always)]
+    fn drops(&mut self, k: Kind, to: Bitboard<W>) {
+        for s in to {
+            self.push(Move::drop(k, s));
+        }
+    }
+}
+
 /// Counts checks, the drops on one square once (the tsume solver's
 /// estimate of how hard a position is to disprove).
 struct CheckCount<W: BitWord> {
@@ -351,6 +364,16 @@ impl<W: BitWord> Position<W> {
         sink.out
     }
 
+    /// Appends every legal move that gives check to `list` (`legal_checks`
+    /// without returning a list, which copies it).
+    pub fn legal_checks_into(&self, list: &mut MoveList) {
+        if !self.has_king(self.side.opp()) {
+            return;
+        }
+        let mut sink = Checks::new(self, list);
+        self.generate(&mut sink);
+    }
+
     /// The number of legal moves that give check, the drops on one square
     /// counted once (without listing them).
     pub fn count_checks_by_square(&self) -> u32 {
@@ -514,7 +537,7 @@ impl<W: BitWord> Position<W> {
     /// opponent without a legal move. Worked out without playing the drop: the
     /// check is a contact check, so only king moves and captures of the pawn can
     /// answer it.
-    fn pawn_drop_mates(&self, s: Square, pawn: Kind) -> bool {
+    pub(super) fn pawn_drop_mates(&self, s: Square, pawn: Kind) -> bool {
         let t = self.t;
         let v = t.variant;
         let us = self.side;

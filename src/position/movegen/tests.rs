@@ -75,6 +75,11 @@ fn check_rules<W: BitWord>(p: &mut Position<W>) {
         board_moves + drop_squares.len(),
         "{sfen}"
     );
+    assert_eq!(
+        p.count_evasions_by_square() as usize,
+        board_moves + drop_squares.len(),
+        "{sfen}"
+    );
     for &m in &moves {
         let name = m.to_usi(v);
         let to = m.to();
