@@ -152,16 +152,15 @@ impl<W: BitWord> CheckOut<W> for MoveList {
     }
 }
 
-impl<W: BitWord> CheckOut<W> for &mut MoveList {
+/// A borrowed output is filled in place (the solver's own list).
+impl<W: BitWord, O: CheckOut<W>> CheckOut<W> for &mut O {
     #[inline(always)]
     fn board_move(&mut self, m: Move) {
-        self.push(m);
+        (**self).board_move(m);
     }
     #[inline(always)]
     fn drops(&mut self, k: Kind, to: Bitboard<W>) {
-        for s in to {
-            self.push(Move::drop(k, s));
-        }
+        (**self).drops(k, to);
     }
 }
 
