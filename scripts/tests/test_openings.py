@@ -134,3 +134,24 @@ def test_shipped_suite(variant):
         assert ref.outcome() is None and not ref.in_check()
         keys.add(ref.board.key())
     assert len(keys) == len(lines)
+
+
+def test_second_judkins_set():
+    # openings/judkins-random8.txt: 8 random plies each, kept by another engine's
+    # search (nets/PROVENANCE.md); every line replays its moves to its position
+    path = os.path.join(REPO_ROOT, "openings", "judkins-random8.txt")
+    v = R.VARIANTS["judkins"]
+    text = open(path, encoding="utf-8").read()
+    for key in HEADER_KEYS:
+        assert f"# {key}" in text, key
+    lines = positions(path)
+    assert len(lines) == 150
+    keys = set()
+    for sfen, comment in lines:
+        cp, moves = re.match(r"^([+-]\d+) cp after (.+)$", comment).groups()
+        assert abs(int(cp)) <= 100 and len(moves.split()) == 8
+        ref = R.Referee(v, None, moves.split())
+        assert ref.sfen == sfen, (sfen, moves)
+        assert ref.outcome() is None and not ref.in_check()
+        keys.add(ref.board.key())
+    assert len(keys) == len(lines)
