@@ -182,8 +182,8 @@ impl Delta {
 /// `INTERPOSITIONS_PER_UNIT`, unproven after 20M nodes, 4.9M without).
 /// Defences found to join another's subtree (`Child::merged`) count by the
 /// largest. At OR nodes the checks count in full unless marked
-/// (`Child::merged`), which `DfPn::mid` does but where the attacker holds
-/// many pawns (`DfPn::sums_checks`).
+/// (`Child::merged`), which `DfPn::mid` does where the attacker holds
+/// fewer than `dfpn::SUM_CHECKS_HAND` pieces.
 #[inline]
 pub(super) fn summed(c: &Child, or: bool) -> bool {
     if or {
@@ -234,8 +234,8 @@ pub(super) struct Child {
     /// A defence whose subtree joins another defence's (found by
     /// `DfPn::find_merge`): counted as a drop is, by the largest, so the
     /// positions below the join are not counted twice in the proof number.
-    /// At an OR node, a check counted by the largest (every check but
-    /// where the attacker holds many pawns, `DfPn::sums_checks`).
+    /// At an OR node, a check counted by the largest (every check where
+    /// the attacker holds fewer than `dfpn::SUM_CHECKS_HAND` pieces).
     pub(super) merged: bool,
     /// For a drop at an AND node, the drops it is shown in turn with
     /// (`hidden`): its square, or `UNGUARDED` for a drop on a square no

@@ -70,16 +70,22 @@ const MERGE_WALK: u32 = 32;
 /// evasions.
 const MERGE_GAP: u32 = 4;
 
-/// Pieces, of them pawns, the attacker must hold for an OR node's dn to
-/// sum its checks' (KomoringHeights' rule; `DfPn::sums_checks`), else the
-/// largest plus one per other open check. 夢の旅人 spends its 12 pawns one
-/// a round of like checks: 19.41M nodes, 9.96M summed so. Summed anywhere
-/// 寿, ミクロコスモス after 1300 and 図巧8's 3b3c position took 2x or
-/// more, summed from any 8 pieces 図巧55 over 1.8x. A fit to few problems
-/// (docs/tsume-long.md, 2026-11-28, sessions 31 and 32).
+/// Pieces the attacker must hold in hand for an OR node's disproof number
+/// to be the sum of its checks' (KomoringHeights' rule); with fewer, the
+/// largest plus one for each other open check. A long problem that spends
+/// its hand one piece a round (夢の旅人, 313 plies, 12 pawns) repeats its
+/// manoeuvre with like side checks at every round, and with their numbers
+/// hardly growing the search came back to its attacker's nodes at every
+/// small step: first proof 17.89M nodes, 5.77M summed here, 8.17M summed
+/// at every OR node. Summed everywhere, 図巧8's 3b3c position (the unit
+/// test `interpositions_on_many_squares_do_not_inflate_the_proof_number`)
+/// took 3.39M nodes for 1.33M, 寿 (611 plies) 3.10M for 1.25M and
+/// ミクロコスモス after 1300 none within 20M for 9.72M; those never hold
+/// this many (寿 does hold 6: summed from 6 pieces, 3.70M). Measured in
+/// docs/tsume-long.md (2026-11-28, session 31). A fit to few problems:
+/// what counts is that short problems and these long ones keep their
+/// numbers.
 const SUM_CHECKS_HAND: u32 = 8;
-/// See `SUM_CHECKS_HAND`.
-const SUM_CHECKS_PAWNS: u32 = 6;
 
 /// How often (in nodes) the solver asks whether to stop.
 const POLL_NODES: u64 = 4096;
@@ -501,19 +507,6 @@ impl<'t> DfPn<'t> {
         u64::from_le_bytes(out)
     }
 
-    /// Whether an OR node's checks' disproof numbers, the attacker holding
-    /// `hand`, are summed (`SUM_CHECKS_HAND`), and the defender holds no
-    /// more: its interpositions lead the checks into like positions
-    /// (図巧96, 8 pawns against 12 to 15: 0.75M nodes summed, 0.32M not).
-    fn sums_checks<W: BitWord>(&self, pos: &Position<W>, hand: u64) -> bool {
-        let count = |h: u64| h.to_le_bytes().iter().map(|&n| n as u32).sum::<u32>();
-        let (ours, b) = (count(hand), hand.to_le_bytes());
-        let pawns = pos.variant().pawn.map_or(0, |k| b[k.index()]);
-        ours >= SUM_CHECKS_HAND
-            && pawns as u32 >= SUM_CHECKS_PAWNS
-            && ours >= count(pos.hand(self.attacker.opp()).packed())
-    }
-
     /// Multiple-iterative deepening at one node: searches below `pos` (with
     /// board key `key` and attacker hand `hand`) until its proof number
     /// reaches `th_pn` or its disproof number `th_dn`.
@@ -562,8 +555,8 @@ impl<'t> DfPn<'t> {
         self.merge_at[ply] = None;
         let mut children = std::mem::take(&mut self.frames[ply]);
         self.expand(pos, (key, hand), or, child_left, &mut children);
-        if or && !self.sums_checks(pos, hand) {
-            // Checks count by the largest but where the hand is many pawns.
+        if or && hand.to_le_bytes().iter().map(|&n| n as u32).sum::<u32>() < SUM_CHECKS_HAND {
+            // With a small hand the checks count by the largest.
             for c in children.iter_mut() {
                 c.merged = true;
             }
