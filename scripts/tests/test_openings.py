@@ -125,31 +125,30 @@ def test_shipped_suite(variant):
     assert band <= 60
     lines = positions(path)
     assert 200 <= len(lines) <= 400
-    keys = set()
-    for sfen, comment in lines:
-        cp, moves = re.match(r"^([+-]\d+) cp after (.+)$", comment).groups()
-        assert abs(int(cp)) <= band
-        ref = R.Referee(v, None, moves.split())
-        assert ref.sfen == sfen, (sfen, moves)
-        assert ref.outcome() is None and not ref.in_check()
-        keys.add(ref.board.key())
-    assert len(keys) == len(lines)
+    check_lines(v, lines, band)
+
 
 
 def test_second_judkins_set():
     # openings/judkins-random8.txt: 8 random plies each, kept by another engine's
     # search (nets/PROVENANCE.md); every line replays its moves to its position
     path = os.path.join(REPO_ROOT, "openings", "judkins-random8.txt")
-    v = R.VARIANTS["judkins"]
     text = open(path, encoding="utf-8").read()
     for key in HEADER_KEYS:
         assert f"# {key}" in text, key
     lines = positions(path)
     assert len(lines) == 150
+    check_lines(R.VARIANTS["judkins"], lines, 100, plies=8)
+
+
+def check_lines(v, lines, band, plies=None):
+    """Each line's score within the band, its moves replaying to its position, the
+    positions distinct, none ended or in check."""
     keys = set()
     for sfen, comment in lines:
         cp, moves = re.match(r"^([+-]\d+) cp after (.+)$", comment).groups()
-        assert abs(int(cp)) <= 100 and len(moves.split()) == 8
+        assert abs(int(cp)) <= band
+        assert plies is None or len(moves.split()) == plies
         ref = R.Referee(v, None, moves.split())
         assert ref.sfen == sfen, (sfen, moves)
         assert ref.outcome() is None and not ref.in_check()
