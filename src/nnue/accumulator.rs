@@ -7,7 +7,8 @@
 //! ply above that has them. Nodes cut off before their evaluation (by the
 //! table, by pruning on the parent's evaluation) never pay for an update.
 
-use super::features::{Change, Layout};
+use super::cache::RefreshCache;
+use super::features::{Change, FeatureSet, Layout};
 use super::network::Network;
 use super::simd;
 use crate::core::{BitWord, Color};
@@ -29,6 +30,8 @@ pub struct Accumulators {
     /// `computed[ply][perspective]`: whether those sums are up to date.
     computed: Vec<[bool; 2]>,
     deltas: Vec<Delta>,
+    /// King-bucket networks: the sums last refreshed in each frame.
+    cache: RefreshCache,
 }
 
 impl Accumulators {
@@ -41,6 +44,7 @@ impl Accumulators {
             values: Vec::new(),
             computed: vec![[false; 2]; capacity],
             deltas: vec![Delta::default(); capacity],
+            cache: RefreshCache::default(),
         }
     }
 
@@ -58,8 +62,12 @@ impl Accumulators {
             self.layout = None;
             return;
         };
-        self.layout = Some(net.layout(pos.variant()));
+        let layout = net.layout(pos.variant());
+        self.layout = Some(layout);
         self.hidden = net.hidden();
+        if layout.set() == FeatureSet::KingBuckets {
+            self.cache.prepare(net, layout);
+        }
         let need = self.computed.len() * 2 * self.hidden;
         if self.values.len() != need {
             self.values = vec![0; need];
@@ -69,14 +77,21 @@ impl Accumulators {
         }
     }
 
-    /// Computes `persp`'s sums at ply `ply` from scratch.
+    /// Computes `persp`'s sums at ply `ply` anew: through the refresh cache
+    /// for king buckets, from scratch for piece-square networks (which only
+    /// come here at the root).
     fn refresh<W: BitWord>(&mut self, ply: usize, persp: Color, pos: &Position<W>) {
         let (Some(net), Some(layout)) = (self.net, self.layout) else {
             return;
         };
         let h = self.hidden;
         let at = (2 * ply + persp.index()) * h;
-        net.accumulate(&mut self.values[at..at + h], layout.active(pos, persp));
+        let out = &mut self.values[at..at + h];
+        if layout.set() == FeatureSet::KingBuckets {
+            self.cache.refresh(pos, persp, out);
+        } else {
+            net.accumulate(out, layout.active(pos, persp));
+        }
         self.computed[ply][persp.index()] = true;
     }
 

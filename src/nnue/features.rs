@@ -85,6 +85,21 @@ pub struct Frame {
     mirror: bool,
 }
 
+impl Frame {
+    /// The first feature of the frame's bucket.
+    #[inline(always)]
+    pub fn base(self) -> usize {
+        self.base
+    }
+
+    /// Which frame of `layout` this is, `0..layout.frames()`: its bucket,
+    /// read plain or mirrored.
+    #[inline]
+    pub fn slot(self, layout: &Layout) -> usize {
+        2 * (self.base / layout.bucket_inputs()) + self.mirror as usize
+    }
+}
+
 /// The feature space of one variant under one feature set.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
@@ -135,6 +150,12 @@ impl Layout {
             FeatureSet::Psq => 1,
             FeatureSet::KingBuckets => KING_RANK_BANDS * self.half_files(),
         }
+    }
+
+    /// Number of frames a perspective can be in: each bucket, plain or
+    /// mirrored.
+    pub fn frames(&self) -> usize {
+        2 * self.buckets()
     }
 
     /// Number of inputs.

@@ -3,10 +3,12 @@
 //!
 //! `features` says what the inputs are, `network` holds the quantized weights
 //! and reads network files, `accumulator` keeps the first layer's sums along
-//! the search, `simd` has the inner loops, `train` fits a network to
-//! `kawari datagen` records. Networks in `nets/` are built into the binary.
+//! the search (`cache` spares king-bucket refreshes most rows), `simd` has
+//! the inner loops, `train` fits a network to `kawari datagen` records.
+//! Networks in `nets/` are built into the binary.
 
 pub mod accumulator;
+mod cache;
 mod error;
 pub mod features;
 pub mod network;
@@ -154,6 +156,57 @@ mod tests {
                     pos.do_move(m);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn refresh_cache_equals_scratch_along_king_walks() {
+        // King moves first, so frames change often and entries are reused
+        // across many different positions; one stack over several games and
+        // two networks, so entries outlive their game and a network change
+        // must empty them.
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        for v in Variant::all() {
+            let nets = [
+                random_net(v, FeatureSet::KingBuckets),
+                Box::leak(Box::new(Network::random(v, FeatureSet::KingBuckets, 32, 8))),
+            ];
+            let layout = nets[0].layout(v);
+            let mut acc = Accumulators::new(40);
+            let mut frame_changes = 0;
+            for game in 0..8 {
+                let mut pos = Position::<u128>::startpos(v);
+                acc.reset(Some(nets[game / 2 % 2]), &pos);
+                for i in 0..200 {
+                    // Ply 0 again now and then: the stack is short, and the
+                    // refreshes then come from entries of deeper positions.
+                    let ply = i % 39;
+                    if ply == 0 && i > 0 {
+                        acc.reset(Some(nets[game / 2 % 2]), &pos);
+                    }
+                    let inc = acc.evaluate(ply, &pos).unwrap();
+                    assert_eq!(inc, acc.evaluate_from_scratch(&pos), "{}", pos.to_sfen());
+                    if pos.game_end().is_some() {
+                        break;
+                    }
+                    let moves = pos.legal_moves();
+                    let king = moves
+                        .iter()
+                        .filter(|m| !m.is_drop() && pos.piece_at(m.from()).kind() == v.king)
+                        .copied()
+                        .collect::<Vec<_>>();
+                    let m = match king.choose(&mut rng) {
+                        Some(&k) if i % 4 != 3 => k,
+                        _ => *moves.choose(&mut rng).unwrap(),
+                    };
+                    let us = pos.side_to_move();
+                    let before = layout.frame(&pos, us);
+                    acc.push_move(ply, &pos, m);
+                    pos.do_move(m);
+                    frame_changes += (layout.frame(&pos, us) != before) as u32;
+                }
+            }
+            assert!(frame_changes > 50, "{}: {frame_changes}", v.name());
         }
     }
 
