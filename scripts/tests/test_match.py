@@ -10,8 +10,14 @@ from conftest import REPO_ROOT, stub
 from kawari_tools import paths
 from kawari_tools import referee as R
 from kawari_tools.cli import match
-from kawari_tools.games.clock import TimeControl
-from kawari_tools.games.openings import default_openings_path, load_openings, random_openings
+from kawari_tools.games.clock import TimeControl, go_command, start_clocks
+from kawari_tools.games.openings import (
+    Opening,
+    default_openings_path,
+    load_openings,
+    random_openings,
+)
+from kawari_tools.games.records import GameJob, GameRecord
 from kawari_tools.match import DEFAULT_RANDOM_PLIES, parse_options
 
 VALID_REASONS = {"checkmate", "stalemate", "repetition", "perpetual check", "bare king",
@@ -260,6 +266,197 @@ def test_parse_options_and_time_controls():
     clocks = tc.initial_clocks()
     tc.spend(clocks, R.WHITE, 400)
     assert clocks[R.WHITE] == 9700
+
+
+# --------------------------------------------------------------------------- time odds
+
+def go_lines(transcript) -> list[list[str]]:
+    """The go lines an engine received, per game (games start at usinewgame)."""
+    games: list[list[str]] = []
+    for line in transcript.read_text().splitlines():
+        if line == "usinewgame":
+            games.append([])
+        elif line.startswith("go"):
+            games[-1].append(line)
+    return games
+
+
+def expected_go_lines(rec, clocks) -> list[tuple[str, dict[str, int]]]:
+    """(side to move, {btime, wtime, binc, winc}) of each engine move of a record,
+    the clocks replayed from its think times, ``clocks`` = per engine (base, inc) ms."""
+    side = rec["start_sfen"].split()[1]
+    if rec["opening_plies"] % 2:
+        side = "w" if side == "b" else "b"
+    one = rec["engine1"][0]
+    two = "w" if one == "b" else "b"
+    base = {one: clocks[0][0], two: clocks[1][0]}
+    inc = {one: clocks[0][1], two: clocks[1][1]}
+    left = dict(base)
+    out = []
+    for ms in rec["times_ms"]:
+        out.append((side, {"btime": left["b"], "wtime": left["w"],
+                           "binc": inc["b"], "winc": inc["w"]}))
+        left[side] += inc[side] - ms
+        side = "w" if side == "b" else "b"
+    return out
+
+
+def test_time_odds_each_engine_gets_its_own_clock(run_match, tmp_path):
+    # A at 5+0.05, B at 10+0.1, B sleeping 20 ms a move: each go line carries each
+    # side's own time and increment, whichever colour each engine has in the game
+    t1, t2 = tmp_path / "a.txt", tmp_path / "b.txt"
+    run = run_match("--variant", "judkins", "--engine", stub("--transcript", str(t1)),
+                    "--engine", stub("--mode", "slow", "--delay", "20",
+                                     "--transcript", str(t2)),
+                    "--name", "A", "--name", "B", "--games", "2", "--max-plies", "16",
+                    "--random-plies", "4", "--tc", "5+0.05", "--tc", "10+0.1")
+    recs = sorted(run.records, key=lambda r: r["game"])
+    assert [r["engine1"] for r in recs] == ["black", "white"]
+    assert {r["time_control"] for r in recs} == {"5+0.05 / 10+0.1"}
+    clocks = [(5000, 50), (10000, 100)]
+    received = [go_lines(t1), go_lines(t2)]
+    assert len(received[0]) == len(received[1]) == 2
+    pattern = re.compile(r"^go btime (\d+) wtime (\d+) binc (\d+) winc (\d+)$")
+    for g, rec in enumerate(recs):
+        one = rec["engine1"][0]
+        expected = expected_go_lines(rec, clocks)
+        for n in range(2):
+            mine = one if n == 0 else ("w" if one == "b" else "b")
+            want = [fields for side, fields in expected if side == mine]
+            got = received[n][g]
+            assert len(got) == len(want) >= 1, (rec, got)
+            for ply, (line, fields) in enumerate(zip(got, want)):
+                m = pattern.match(line)
+                assert m, line
+                seen = dict(zip(("btime", "wtime", "binc", "winc"), map(int, m.groups())))
+                assert (seen["binc"], seen["winc"]) == (fields["binc"], fields["winc"]), line
+                # the referee keeps the clocks in float ms, records round: 1 ms a move
+                for key in ("btime", "wtime"):
+                    assert abs(seen[key] - fields[key]) <= ply + 2, (line, fields)
+            # its own time is its own clock's, never the other engine's
+            own = [int(pattern.match(x)[1 if mine == "b" else 2]) for x in got]
+            lo, hi = (9000, 20000) if n == 1 else (4000, 6000)
+            assert all(lo < ms < hi for ms in own), (n, got)
+        first = received[0][g][0] if one == "b" else received[1][g][0]
+        assert first == ("go btime 5000 wtime 10000 binc 50 winc 100" if one == "b"
+                         else "go btime 10000 wtime 5000 binc 100 winc 50")
+    # the reports name each engine's clock; clock left is against each one's own
+    assert "Match A vs B: judkins, 2 games, A 5+0.05, B 10+0.1, " in run.stderr
+    assert run.line("Finished ") == "Finished 2 of 2 games: judkins, A 5+0.05, B 10+0.1"
+    left = {"A": [], "B": []}
+    for rec in recs:
+        own = {"A": [], "B": []}
+        side = rec["start_sfen"].split()[1]
+        for ms in rec["times_ms"]:
+            own[rec["black"] if side == "b" else rec["white"]].append(ms)
+            side = "w" if side == "b" else "b"
+        for name, (base, inc) in zip("AB", clocks):
+            left[name].append(base + inc * len(own[name]) - sum(own[name]))
+    mean = {name: round(sum(v) / len(v)) for name, v in left.items()}
+    assert mean["B"] > 10000 > 6000 > mean["A"]
+    assert run.line("Clock left at game end:") == \
+        f"Clock left at game end: A {mean['A']} ms, B {mean['B']} ms"
+
+
+def test_time_odds_forfeit_on_the_engines_own_clock(run_match):
+    # the slow engine sleeps 300 ms a move at 1 s sudden death (3 moves), the other has
+    # a minute: the slow one loses on time in both games, as Black and as White,
+    # whether it is engine 1 or engine 2
+    slow = stub("--mode", "slow", "--delay", "300")
+    for engines, names, tcs in (([slow, stub()], ["S", "R"], ["1", "60"]),
+                                ([stub(), slow], ["R", "S"], ["60", "1"])):
+        run = run_match("--variant", "heian8x8", "--engine", engines[0], "--engine", engines[1],
+                        "--name", names[0], "--name", names[1], "--games", "2",
+                        "--margin", "50", "--random-plies", "0",
+                        "--tc", tcs[0], "--tc", tcs[1])
+        losses = {"S": 2, "R": 0}
+        assert run.line("Time losses:") == \
+            f"Time losses: {names[0]} {losses[names[0]]}, {names[1]} {losses[names[1]]}"
+        clocks = {"1": "1 s sudden death", "60": "60 s sudden death"}
+        assert run.line("Finished ") == (f"Finished 2 of 2 games: heian8x8, "
+                                         f"{names[0]} {clocks[tcs[0]]}, "
+                                         f"{names[1]} {clocks[tcs[1]]}")
+        for rec in run.records:
+            assert rec["reason"] == "time forfeit"
+            assert rec["time_control"] == f"{clocks[tcs[0]]} / {clocks[tcs[1]]}"
+            s_first = (rec["black"] == "S")     # the first mover (no opening plies)
+            s_times = rec["times_ms"][(0 if s_first else 1)::2]
+            assert len(s_times) == 3 and all(t >= 290 for t in s_times), rec
+
+
+def test_byoyomi_odds(run_match, tmp_path):
+    t1, t2 = tmp_path / "a.txt", tmp_path / "b.txt"
+    run = run_match("--variant", "judkins", "--engine", stub("--transcript", str(t1)),
+                    "--engine", stub("--transcript", str(t2)), "--games", "2",
+                    "--max-plies", "10", "--random-plies", "4",
+                    "--byoyomi", "0+0.5", "--byoyomi", "2+1")
+    assert {r["time_control"] for r in run.records} == \
+        {"0 s + byoyomi 0.5 s / 2 s + byoyomi 1 s"}
+    pattern = re.compile(r"^go btime (\d+) wtime (\d+) byoyomi (\d+)$")
+    for n, (transcript, main, byoyomi) in enumerate(((t1, 0, 500), (t2, 2000, 1000))):
+        games = go_lines(transcript)
+        assert len(games) == 2
+        for g, lines in enumerate(games):
+            black = (g == 0) == (n == 0)        # engine 1 is Black in game 1
+            seen = [pattern.match(line) for line in lines]
+            assert lines and all(seen), lines
+            assert all(int(m[3]) == byoyomi for m in seen), lines     # its own byoyomi
+            own = [int(m[1 if black else 2]) for m in seen]
+            other = [int(m[2 if black else 1]) for m in seen]
+            assert own[0] == main and all(ms <= main for ms in own), lines
+            assert all(ms <= 2000 - main for ms in other), lines
+
+
+def test_time_odds_clocks_are_charged_per_engine():
+    fast, slow = TimeControl.fischer("5+0.05"), TimeControl.fischer("10")
+    tcs = {R.BLACK: slow, R.WHITE: fast}
+    clocks = start_clocks(tcs)
+    assert clocks == {R.BLACK: 10000.0, R.WHITE: 5000.0}
+    assert go_command(tcs, clocks, R.BLACK) == ("go btime 10000 wtime 5000 binc 0 winc 50",
+                                               10000.0)
+    tcs[R.BLACK].spend(clocks, R.BLACK, 300)
+    tcs[R.WHITE].spend(clocks, R.WHITE, 300)
+    assert clocks == {R.BLACK: 9700.0, R.WHITE: 4750.0}
+    assert go_command(tcs, clocks, R.WHITE) == ("go btime 9700 wtime 4750 binc 0 winc 50",
+                                               4750.0)
+    byo = {R.BLACK: TimeControl.byoyomi("1+2"), R.WHITE: TimeControl.byoyomi("0.5")}
+    clocks = start_clocks(byo)
+    assert go_command(byo, clocks, R.WHITE) == ("go btime 1000 wtime 0 byoyomi 500", 500.0)
+    assert go_command(byo, clocks, R.BLACK) == ("go btime 1000 wtime 0 byoyomi 2000", 3000.0)
+    # a record's clock left: engine 1 (White here) at 5+0.05, engine 2 at 10
+    job = GameJob(1, 0, Opening(R.VARIANTS["judkins"].start_sfen, []), first_black=False)
+    rec = GameRecord(job, R.Outcome(None, "move cap"), [], "", {}, [100, 200, 300], [], [], "")
+    assert rec.time_use(fast, slow) == [([200], 4850), ([100, 300], 9600)]
+    assert rec.time_use(fast) == [([200], 4850), ([100, 300], 4700)]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--tc", "5", "--tc", "6", "--tc", "7"], "--tc given 3 times"),
+    (["--byoyomi", "1", "--byoyomi", "2", "--byoyomi", "3"], "--byoyomi given 3 times"),
+    (["--tc", "5", "--byoyomi", "1"], "not allowed with argument"),
+    (["--byoyomi", "1", "--tc", "5", "--tc", "6"], "not allowed with argument"),
+    (["--tc", "5", "--tc", "0"], "needs a positive base"),
+])
+def test_bad_time_odds_exit_2(args, message, capsys):
+    with pytest.raises(SystemExit) as e:
+        match.main(["--variant", "shogi", "--engine", stub(), "--engine", stub(), *args])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "error:" in err and message in err, err
+
+
+def test_one_clock_given_twice_is_no_odds():
+    args = match.build_parser().parse_args(
+        ["--variant", "shogi", "--engine", "a", "--engine", "b", "--tc", "5+0.05",
+         "--tc", "5+0.05", "--random-plies", "0"])
+    config = match.config_from_args(args)
+    assert config.tc2 is None and not config.time_odds
+    assert config.describe_tc(["A", "B"]) == config.describe_tc() == "5+0.05"
+    args.tc = ["5+0.05", "10+0.1"]
+    config = match.config_from_args(args)
+    assert config.time_odds and config.tc2 == TimeControl.fischer("10+0.1")
+    assert config.describe_tc(["A", "B"]) == "A 5+0.05, B 10+0.1"
+    assert config.describe_tc() == "5+0.05 / 10+0.1"
 
 
 @pytest.mark.parametrize("args", [

@@ -1,6 +1,9 @@
 """The match as a library: a ``MatchConfig`` run by ``LocalRunner`` with a reporter
 passed in; what the reporter hears and what ``run_match`` returns."""
 
+import dataclasses
+import json
+import pickle
 import shlex
 
 import pytest
@@ -107,3 +110,30 @@ def test_a_config_checks_itself():
         MatchConfig(good.variant, good.engines, good.tc, good.openings, first_opening=4)
     assert engine_specs([shlex.join(["a b", "-x"])], options=["1:Hash=8"])[0].argv == \
         ["a b", "-x"]
+
+
+def test_time_odds_reach_the_cluster_tasks_set_up():
+    # what a Ray task is told is plain data (pickled, or JSON) and makes the same clocks
+    ray_runner = pytest.importorskip("kawari_tools.match.ray_runner")
+    five, ten = TimeControl.fischer("5+0.05"), TimeControl.fischer("10+0.1")
+    for tc2 in (ten, None):
+        c = config(stub(), 2)
+        c = MatchConfig(c.variant, c.engines, five, c.openings, max_plies=40, tc2=tc2)
+        setup = ray_runner.task_setup(c, "heian.ini", "0" * 64, [])
+        wire = pickle.loads(pickle.dumps(json.loads(json.dumps(setup))))
+        assert wire == setup and wire["tc"] == dataclasses.asdict(five)
+        assert wire["tc2"] == (dataclasses.asdict(ten) if tc2 else None)
+        player = ray_runner.player_of(wire)
+        assert (player.tc, player.tc2) == (five, tc2 or five)
+        assert (player.variant.name, player.max_plies) == ("shogi", 40)
+
+
+def test_time_odds_in_a_config():
+    c = config(stub(), 2)
+    five, ten = TimeControl.fischer("5+0.05"), TimeControl.fischer("10+0.1")
+    odds = MatchConfig(c.variant, c.engines, five, c.openings, tc2=ten)
+    assert odds.time_odds and odds.describe_tc(["R", "X"]) == "R 5+0.05, X 10+0.1"
+    same = MatchConfig(c.variant, c.engines, five, c.openings, tc2=TimeControl.fischer("5+0.05"))
+    assert same.tc2 is None and same.describe_tc(["R", "X"]) == "5+0.05"
+    with pytest.raises(ValueError, match="two clocks of one kind, not fischer and byoyomi"):
+        MatchConfig(c.variant, c.engines, five, c.openings, tc2=TimeControl.byoyomi("0+1"))

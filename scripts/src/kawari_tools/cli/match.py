@@ -25,6 +25,12 @@ Before them it gives each engine's think time per move (mean and median) and, wi
 a clock, the time it had left at the end of its games (main time plus increments
 earned, less the time used), as the time-use figures of a match.
 
+Time odds: ``--tc`` (or ``--byoyomi``) given twice is engine 1's clock, then engine
+2's, as in cutechess-cli; each engine keeps its own whichever colour it has, and the
+``go`` line carries each side's own time and increment (``go btime B wtime W binc IB
+winc IW``).  The header and summary name each engine's clock, and the records'
+``time_control`` is both (``5+0.05 / 10+0.1``, engine 1's first).
+
 Game records are JSON lines (start SFEN, USI moves, result, reason, and per engine
 move its time and last reported score); ``--csa-dir``
 also writes CSA files for 9x9 games with standard pieces (shogi, heian).
@@ -88,6 +94,9 @@ examples:
       --records shogi.jsonl
   kawari-match --variant heian8x8 --engine "./new" --engine "./old" \\
       --option 1:USI_Hash=64 --games 2000 --tc 10+0.1 --sprt 0,5,0.05,0.05
+  # time odds: engine 1 at 5+0.05, engine 2 at twice its time
+  kawari-match --variant shogi --engine target/release/kawari --engine ./yaneuraou \\
+      --tc 5+0.05 --tc 10+0.1 --games 200 --concurrency 2
 """,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--variant", required=True, choices=sorted(referee.VARIANTS),
@@ -102,10 +111,13 @@ examples:
     p.add_argument("--games", type=int, default=2,
                    help="number of games, the maximum with --sprt (default: %(default)s)")
     tc = p.add_mutually_exclusive_group(required=True)
-    tc.add_argument("--tc", metavar="BASE[+INC]",
-                    help="Fischer clock in seconds, e.g. 10+0.1; '60' = sudden death")
-    tc.add_argument("--byoyomi", metavar="MAIN+BYO",
-                    help="main time + byoyomi in seconds, e.g. 10+1")
+    tc.add_argument("--tc", action="append", metavar="BASE[+INC]",
+                    help="Fischer clock in seconds, e.g. 10+0.1; '60' = sudden death. "
+                         "Give it twice for time odds: engine 1's clock, then engine 2's "
+                         "(each engine keeps its own whichever colour it has)")
+    tc.add_argument("--byoyomi", action="append", metavar="MAIN+BYO",
+                    help="main time + byoyomi in seconds, e.g. 10+1; twice for time odds, "
+                         "as --tc")
     tc.add_argument("--movetime", type=int, metavar="MS", help="fixed time per move (ms)")
     tc.add_argument("--nodes", type=int, metavar="N", help="fixed nodes per move")
     tc.add_argument("--depth", type=int, metavar="D", help="fixed depth per move")
@@ -175,9 +187,9 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
         raise ValueError("--games, --concurrency and --max-plies must be positive")
     if args.random_plies is not None and args.random_plies < 0:
         raise ValueError("--random-plies must not be negative")
+    tc, tc2 = time_controls(args)
     referee.init_pyffish(args.variant_path)
     variant = referee.get_variant(args.variant)
-    tc = TimeControl.from_flags(args.tc, args.byoyomi, args.movetime, args.nodes, args.depth)
     specs = engine_specs(args.engine, args.name, args.option)
     openings, source = choose_openings(variant, (args.games + 1) // 2, args.openings,
                                        args.random_plies, args.start_sfen, args.seed)
@@ -198,7 +210,22 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
         startup_timeout=args.startup_timeout,
         sprt=elo_stats.Sprt.parse(args.sprt) if args.sprt else None,
         sprt_model=args.sprt_model, records=args.records, csa_dir=args.csa_dir,
-        variant_path=args.variant_path, crosscheck=args.crosscheck, debug=args.debug)
+        variant_path=args.variant_path, crosscheck=args.crosscheck, debug=args.debug, tc2=tc2)
+
+
+def time_controls(args: argparse.Namespace) -> tuple[TimeControl, Optional[TimeControl]]:
+    """Engine 1's clock and, with time odds (``--tc`` or ``--byoyomi`` given twice),
+    engine 2's; ValueError on a third or a bad one."""
+    flag, given = ("--tc", args.tc) if args.tc else ("--byoyomi", args.byoyomi or [])
+    if len(given) > 2:
+        raise ValueError(f"{flag} given {len(given)} times: give it once for both engines, "
+                         f"or twice for time odds (engine 1's clock, then engine 2's)")
+    clocks = [TimeControl.from_flags(text if flag == "--tc" else None,
+                                     text if flag == "--byoyomi" else None)
+              for text in given]
+    if not clocks:
+        clocks = [TimeControl.from_flags(None, None, args.movetime, args.nodes, args.depth)]
+    return clocks[0], (clocks[1] if len(clocks) == 2 else None)
 
 
 def main(argv: Optional[list[str]] = None) -> int:

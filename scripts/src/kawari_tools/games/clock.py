@@ -1,9 +1,10 @@
 """The clock of a match: Fischer, byoyomi, or a fixed movetime, node or depth
-budget per move; the ``go`` command each side gets and how a move's time is charged."""
+budget per move; the ``go`` command each side gets and how a move's time is charged.
+With time odds each side has a clock of its own (``go_command``, ``start_clocks``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Optional
 
 from kawari_tools.referee import BLACK, WHITE
@@ -83,20 +84,7 @@ class TimeControl:
 
     def go(self, clocks: dict[str, float], side: str) -> tuple[str, Optional[float]]:
         """The ``go`` command for ``side`` and the time it may use (ms, None = untimed)."""
-        b, w = max(0, int(clocks[BLACK])), max(0, int(clocks[WHITE]))
-        if self.kind == "fischer":
-            cmd = f"go btime {b} wtime {w}"
-            if self.inc_ms:
-                cmd += f" binc {self.inc_ms} winc {self.inc_ms}"
-            return cmd, clocks[side]
-        if self.kind == "byoyomi":
-            return f"go btime {b} wtime {w} byoyomi {self.byoyomi_ms}", \
-                clocks[side] + self.byoyomi_ms
-        if self.kind == "movetime":
-            return f"go movetime {self.movetime_ms}", float(self.movetime_ms)
-        if self.kind == "nodes":
-            return f"go nodes {self.nodes}", None
-        return f"go depth {self.depth}", None
+        return go_command({BLACK: self, WHITE: self}, clocks, side)
 
     def spend(self, clocks: dict[str, float], side: str, elapsed_ms: float) -> None:
         """Charge a move's time to the clock of ``side``."""
@@ -106,4 +94,40 @@ class TimeControl:
             clocks[side] = max(0.0, clocks[side] - elapsed_ms)
 
     def initial_clocks(self) -> dict[str, float]:
-        return {BLACK: float(self.base_ms), WHITE: float(self.base_ms)}
+        return start_clocks({BLACK: self, WHITE: self})
+
+    def to_wire(self) -> dict:
+        """Plain data (a cluster task's set-up); ``from_wire`` makes it again."""
+        return asdict(self)
+
+    @classmethod
+    def from_wire(cls, d: dict) -> "TimeControl":
+        return cls(**d)
+
+
+def start_clocks(tcs: dict[str, TimeControl]) -> dict[str, float]:
+    """Each side's clock at the start of a game, ``tcs`` giving each side's control."""
+    return {side: float(tc.base_ms) for side, tc in tcs.items()}
+
+
+def go_command(tcs: dict[str, TimeControl], clocks: dict[str, float],
+               side: str) -> tuple[str, Optional[float]]:
+    """The ``go`` command for ``side`` and the time it may use (ms, None = untimed),
+    each side under its own control ``tcs[side]`` (the same one but with time odds;
+    the two are of one kind). The line carries both sides' time and increment, and
+    the byoyomi of the side to move."""
+    tc = tcs[side]
+    b, w = max(0, int(clocks[BLACK])), max(0, int(clocks[WHITE]))
+    if tc.kind == "fischer":
+        cmd = f"go btime {b} wtime {w}"
+        binc, winc = tcs[BLACK].inc_ms, tcs[WHITE].inc_ms
+        if binc or winc:
+            cmd += f" binc {binc} winc {winc}"
+        return cmd, clocks[side]
+    if tc.kind == "byoyomi":
+        return f"go btime {b} wtime {w} byoyomi {tc.byoyomi_ms}", clocks[side] + tc.byoyomi_ms
+    if tc.kind == "movetime":
+        return f"go movetime {tc.movetime_ms}", float(tc.movetime_ms)
+    if tc.kind == "nodes":
+        return f"go nodes {tc.nodes}", None
+    return f"go depth {tc.depth}", None

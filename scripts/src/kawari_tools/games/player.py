@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import threading
-from typing import Callable
+from typing import Callable, Optional
 
 from kawari_tools import referee
-from kawari_tools.games.clock import TimeControl
+from kawari_tools.games.clock import TimeControl, go_command, start_clocks
 from kawari_tools.games.records import GameJob, GameRecord
 from kawari_tools.referee import BLACK, WHITE, Outcome, Referee, opponent
 from kawari_tools.usi_client import Aborted, EngineError, EngineSpec, IoLog, UsiEngine
@@ -40,14 +40,17 @@ class Engine(UsiEngine):
 
 
 class GamePlayer:
-    """Plays single games between two running engines, refereeing every move."""
+    """Plays single games between two running engines, refereeing every move. Each
+    engine plays under its own clock: ``tc`` for the first, ``tc2`` (time odds, of
+    the same kind) or else ``tc`` for the second, whichever colour it has."""
 
     def __init__(self, variant: referee.Variant, tc: TimeControl, max_plies: int,
                  margin_ms: float, hang_timeout: float, stop: threading.Event,
-                 crosscheck: bool = False):
+                 crosscheck: bool = False, tc2: Optional[TimeControl] = None):
         self.crosscheck = crosscheck
         self.variant = variant
         self.tc = tc
+        self.tc2 = tc2 or tc
         self.max_plies = max_plies
         self.margin_ms = margin_ms
         self.hang_timeout = hang_timeout
@@ -58,6 +61,8 @@ class GamePlayer:
         """Play one game; ``prepare`` (re)starts an engine that is not running."""
         engines = {BLACK: first, WHITE: second} if job.first_black \
             else {BLACK: second, WHITE: first}
+        tcs = {BLACK: self.tc, WHITE: self.tc2} if job.first_black \
+            else {BLACK: self.tc2, WHITE: self.tc}
         names = {s: e.name for s, e in engines.items()}
         started = _dt.datetime.now().isoformat(timespec="seconds")
         ref = Referee(self.variant, job.opening.sfen, job.opening.moves,
@@ -84,7 +89,7 @@ class GamePlayer:
                 kind = "stalled" if e.kind == "stalled" else "crash"
                 return record(Outcome(opponent(side), kind, str(e)))
 
-        clocks = self.tc.initial_clocks()
+        clocks = start_clocks(tcs)
         while True:
             if self.stop.is_set():
                 raise Aborted()
@@ -98,7 +103,7 @@ class GamePlayer:
             position = f"position sfen {ref.start_sfen}"
             if ref.moves:
                 position += " moves " + " ".join(ref.moves)
-            go, allowed = self.tc.go(clocks, side)
+            go, allowed = go_command(tcs, clocks, side)
             limit_ms = allowed + self.margin_ms if allowed is not None else None
             timeout_s = limit_ms / 1000.0 if limit_ms is not None else self.hang_timeout
             try:
@@ -136,6 +141,6 @@ class GamePlayer:
                 return record(Outcome(opponent(side), "illegal move",
                                       f"{eng.name} played {move or '(nothing)'}: {why}"))
             ref.push(move)
-            self.tc.spend(clocks, side, reply.elapsed_ms)
+            tcs[side].spend(clocks, side, reply.elapsed_ms)
             times.append(round(reply.elapsed_ms))
             infos.append(reply.info)

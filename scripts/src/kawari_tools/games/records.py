@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from kawari_tools import referee
-from kawari_tools.games.clock import TimeControl
+from kawari_tools.games.clock import TimeControl, start_clocks
 from kawari_tools.games.openings import Opening
 from kawari_tools.referee import BLACK, WHITE, Outcome, opponent
 from kawari_tools.usi_client import score_text
@@ -52,21 +52,24 @@ class GameRecord:
                    d["end_sfen"], d["names"], d["times_ms"], d["infos"], d["fens"],
                    d["started"])
 
-    def time_use(self, tc: TimeControl) -> list[tuple[list[int], Optional[int]]]:
+    def time_use(self, tc: TimeControl, tc2: Optional[TimeControl] = None
+                 ) -> list[tuple[list[int], Optional[int]]]:
         """Per engine (1, 2): its think time of each move, and its clock left at the
-        game's end as the referee kept it (``TimeControl.spend``; None without a clock)."""
+        game's end as the referee kept it (``TimeControl.spend``; None without a clock),
+        engine 1 under ``tc`` and engine 2 under ``tc2`` (time odds) or else ``tc``."""
         side = self.job.opening.sfen.split()[1]     # the referee's SFEN names the side
         if len(self.job.opening.moves) % 2:
             side = opponent(side)
         first_side = BLACK if self.job.first_black else WHITE
+        other_side = opponent(first_side)
+        tcs = {first_side: tc, other_side: tc2 or tc}
         think: list[list[int]] = [[], []]
-        clocks = tc.initial_clocks()
+        clocks = start_clocks(tcs)
         for ms in self.times_ms:
             think[0 if side == first_side else 1].append(ms)
-            tc.spend(clocks, side, ms)
+            tcs[side].spend(clocks, side, ms)
             side = opponent(side)
         timed = tc.kind in ("fischer", "byoyomi")
-        other_side = opponent(first_side)
         return [(think[0], round(clocks[first_side]) if timed else None),
                 (think[1], round(clocks[other_side]) if timed else None)]
 

@@ -32,7 +32,9 @@ SPRT_MODELS = ("pentanomial", "trinomial")
 @dataclass
 class MatchConfig:
     """Everything a match plays by. Pair ``k`` (games ``2k`` and ``2k+1``, colours
-    swapped) starts from ``openings[(first_opening + k) % len(openings)]``."""
+    swapped) starts from ``openings[(first_opening + k) % len(openings)]``. Both
+    engines play under ``tc``; with time odds engine 2 plays under ``tc2`` (a clock
+    of the same kind), whichever colour it has."""
 
     variant: referee.Variant
     engines: list[EngineSpec]
@@ -52,6 +54,7 @@ class MatchConfig:
     variant_path: str = paths.DEFAULT_HEIAN_INI
     crosscheck: bool = False            # pyffish recomputes every position too
     debug: Optional[str] = None         # all engine traffic logged here
+    tc2: Optional[TimeControl] = None   # engine 2's clock with time odds (else tc)
 
     def __post_init__(self):
         if len(self.engines) != 2:
@@ -65,11 +68,30 @@ class MatchConfig:
                              f"{len(self.openings)} openings")
         if self.sprt_model not in SPRT_MODELS:
             raise ValueError(f"sprt_model must be one of {', '.join(SPRT_MODELS)}")
+        if self.tc2 == self.tc:
+            self.tc2 = None                 # no odds: the same clock given twice
+        if self.tc2 is not None and self.tc2.kind != self.tc.kind:
+            raise ValueError(f"time odds need two clocks of one kind, not "
+                             f"{self.tc.kind} and {self.tc2.kind}")
         self.variant_path = os.path.abspath(self.variant_path)
 
     @property
     def pairs(self) -> int:
         return math.ceil(self.games / 2)
+
+    @property
+    def time_odds(self) -> bool:
+        return self.tc2 is not None
+
+    def describe_tc(self, names: Optional[list[str]] = None) -> str:
+        """The clock as the reports give it: ``5+0.05``, or with time odds each
+        engine's (``kawari 5+0.05, fsf 10+0.1``; without names, as the records give
+        it: ``5+0.05 / 10+0.1``, engine 1's first)."""
+        if self.tc2 is None:
+            return self.tc.describe()
+        if names is None:
+            return f"{self.tc.describe()} / {self.tc2.describe()}"
+        return f"{names[0]} {self.tc.describe()}, {names[1]} {self.tc2.describe()}"
 
 
 def choose_openings(variant: referee.Variant, pairs: int, openings_file: Optional[str] = None,

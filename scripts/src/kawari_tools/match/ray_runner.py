@@ -22,7 +22,6 @@ An SPRT decision cancels the tasks not yet finished.
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 from collections import deque
 from typing import Optional
@@ -34,6 +33,7 @@ from kawari_tools.games.clock import TimeControl
 from kawari_tools.games.openings import Opening
 from kawari_tools.games.player import Engine, GamePlayer
 from kawari_tools.games.records import GameJob, GameRecord
+from kawari_tools.match.config import MatchConfig
 from kawari_tools.match.state import CLUSTER_LOST, ENGINE_FAILED, OK, RUNNER_FAILED, MatchState
 from kawari_tools.usi_client import EngineError, EngineSpec, IoLog
 
@@ -60,10 +60,8 @@ def play_pair(setup: dict, jobs: list[dict], ini: bytes, *blobs: bytes) -> dict:
         return {"results": [], "warnings": [], "node": node, "unusable": why}
     ini_path = cluster.local_copy(setup["ini_name"], setup["ini_sha"], ini)
     referee.init_pyffish(ini_path)
-    variant = referee.get_variant(setup["variant"])
-    tc = TimeControl(**setup["tc"])
-    player = GamePlayer(variant, tc, setup["max_plies"], setup["margin"],
-                        setup["hang_timeout"], threading.Event(), setup["crosscheck"])
+    player = player_of(setup)
+    variant = player.variant
     warnings: list[str] = []
     engines = []
     for n, (e, argv) in enumerate(zip(setup["engines"], argvs)):
@@ -85,6 +83,27 @@ def play_pair(setup: dict, jobs: list[dict], ini: bytes, *blobs: bytes) -> dict:
         for engine in engines:
             engine.quit()
     return {"results": results, "warnings": warnings, "node": node}
+
+
+def task_setup(c: MatchConfig, ini_name: str, ini_sha: str, engines: list[dict]) -> dict:
+    """What every task of the match is told, as plain data: the variant, both
+    engines' clocks (``tc2`` is engine 2's with time odds, else None), the limits,
+    the Heian definition shipped and the engines (``cluster.ship_command``'s)."""
+    return {"variant": c.variant.name, "tc": c.tc.to_wire(),
+            "tc2": c.tc2.to_wire() if c.tc2 is not None else None,
+            "max_plies": c.max_plies, "margin": c.margin_ms,
+            "hang_timeout": c.hang_timeout, "startup_timeout": c.startup_timeout,
+            "crosscheck": c.crosscheck, "ini_name": ini_name, "ini_sha": ini_sha,
+            "engines": engines}
+
+
+def player_of(setup: dict) -> GamePlayer:
+    """A task's game player, from ``task_setup``'s data (pyffish set up first)."""
+    tc2 = setup.get("tc2")
+    return GamePlayer(referee.get_variant(setup["variant"]), TimeControl.from_wire(setup["tc"]),
+                      setup["max_plies"], setup["margin"], setup["hang_timeout"],
+                      threading.Event(), setup["crosscheck"],
+                      TimeControl.from_wire(tc2) if tc2 else None)
 
 
 def _job(job: GameJob) -> dict:
@@ -163,11 +182,7 @@ class RayRunner:
         self.workers.probe(engines, blobs, c.startup_timeout)
         if not self._usable(state, per_pair):
             return ENGINE_FAILED
-        setup = {"variant": c.variant.name, "tc": dataclasses.asdict(c.tc),
-                 "max_plies": c.max_plies, "margin": c.margin_ms,
-                 "hang_timeout": c.hang_timeout, "startup_timeout": c.startup_timeout,
-                 "crosscheck": c.crosscheck, "ini_name": ini.name, "ini_sha": ini.sha256,
-                 "engines": engines}
+        setup = task_setup(c, ini.name, ini.sha256, engines)
         state.reporter.header(state, f"cluster {ray.get_runtime_context().gcs_address} "
                                      f"({cluster.cpus_total()} CPUs, {per_pair} per pair)")
         pending = deque([state.jobs[i:i + 2] for i in range(0, len(state.jobs), 2)])

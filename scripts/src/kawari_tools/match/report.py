@@ -72,8 +72,9 @@ class ConsoleReporter(Reporter):
             return
         c = state.config
         print(f"Match {state.names[0]} vs {state.names[1]}: {c.variant.name}, "
-              f"{len(state.jobs)} games, {c.tc.describe()}, {len(c.openings)} openings "
-              f"({c.openings_source}), {where}", file=sys.stderr, flush=True)
+              f"{len(state.jobs)} games, {c.describe_tc(state.names)}, "
+              f"{len(c.openings)} openings ({c.openings_source}), {where}",
+              file=sys.stderr, flush=True)
 
     def game(self, state: MatchView, rec: GameRecord) -> None:
         if not self.progress:
@@ -111,7 +112,7 @@ def summary_lines(state: MatchView) -> list[str]:
     a, b = state.names
     elo, margin = elo_stats.elo_trinomial(t.wins, t.draws, t.losses)
     lines = [f"Finished {t.games} of {len(state.jobs)} games: {c.variant.name}, "
-             f"{c.tc.describe()}"]
+             f"{c.describe_tc(state.names)}"]
     for colour in ("black", "white"):
         w, d, l = t.by_colour[colour]
         lines.append(f"  {a} as {colour}: W {w} D {d} L {l}")

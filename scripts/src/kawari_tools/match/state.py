@@ -63,7 +63,7 @@ class MatchState:
         self.first_error: Optional[str] = None
         self.player = GamePlayer(config.variant, config.tc, config.max_plies,
                                  config.margin_ms, config.hang_timeout, self.stop,
-                                 config.crosscheck)
+                                 config.crosscheck, config.tc2)
         n = len(config.openings)
         at = [(config.first_opening + i // 2) % n for i in range(config.games)]
         self.jobs = [GameJob(i, at[i], config.openings[at[i]], first_black=(i % 2 == 0))
@@ -136,7 +136,7 @@ class MatchState:
             loser = 0 if (loser_side == BLACK) == rec.job.first_black else 1
             kind = FAULTS[reason]
             t.faults[loser][kind] = t.faults[loser].get(kind, 0) + 1
-        for n, (own, left) in enumerate(rec.time_use(self.config.tc)):
+        for n, (own, left) in enumerate(rec.time_use(self.config.tc, self.config.tc2)):
             t.think_ms[n].extend(own)
             if left is not None:
                 t.left_ms[n].append(left)
@@ -148,7 +148,7 @@ class MatchState:
     def _write(self, rec: GameRecord) -> None:
         c = self.config
         if self.records:
-            self.records.write(json.dumps(rec.to_json(c.variant.name, c.tc.describe())) + "\n")
+            self.records.write(json.dumps(rec.to_json(c.variant.name, c.describe_tc())) + "\n")
             self.records.flush()
         if c.csa_dir and c.variant.files == 9 and c.variant.ranks == 9:
             os.makedirs(c.csa_dir, exist_ok=True)
