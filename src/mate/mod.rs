@@ -25,7 +25,7 @@ pub use table::{AllocError, MateTable, Numbers, INF, NO_LIMIT};
 
 use crate::core::BitWord;
 use crate::position::{Move, Position};
-use line::{bounded_line, shortest_line, Refined};
+use line::{bounded_line, shortest_line, shortest_line_from, Refined};
 use polish::{lengthen_in_walks, polish, POLISH_STEP_NODES};
 use std::time::{Duration, Instant};
 
@@ -83,17 +83,21 @@ const REFINE_NODES: u64 = 200_000;
 /// as the bound, so the polishing rarely needed its time.
 const REFINE_TIME_SHARE: f64 = 0.75;
 
-/// Proof lengths (plies) from which, with a time limit, the search for
-/// shorter mates is first given as many nodes as the proof took (as
-/// without a time limit) and, if it runs out, the line read within its
-/// bound is polished and checked (`polish_line`), and the search goes on
-/// from the polished line's length. Proving one ply pair shorter at a time
-/// re-proves a long line whole at every step (ミクロコスモス, 1525 plies:
-/// first proof 1585 at 22.96M nodes, "within 1583" 38.7M more, 176.2M in
-/// all); its polishing finds the detours far down the line that those
-/// searches prove away one by one: 1585 to 1525 in 43.4M, then "none within
-/// 1523" in 11.4M, 100.8M in all. The classics (but 寿) are shorter, and
-/// keep their searches as they were.
+/// Proof lengths (plies) from which, with a time limit, the first search
+/// for a shorter mate (2 plies shorter) is given as many nodes as the proof
+/// took and, if it runs out, the line read within the proof's bound is
+/// polished and its defences checked (`polish_line`), and the search goes
+/// on from the polished line's length. Proving two plies shorter re-proves
+/// a long line whole, and a first step that costs more than the proof is
+/// where a line carries detours far from the root that polishing removes
+/// at once and the bounded searches one by one. ミクロコスモス (1525
+/// plies): first proof 1585 at 22.96M nodes, "within 1583" 38.7M more, then
+/// 13 more steps, 176.2M in all; polished, 1585 to 1525 in 43.4M, then
+/// "none within 1523" in 11.4M: 100.8M. 寿 (611) proves its first step
+/// within the budget and is searched as before (polished after the budget
+/// of its whole search, its line read within 611 went to 105 plies by a
+/// defence that is not the longest, and lengthening it cost more than
+/// its search). The classics but 寿 are shorter.
 const POLISH_FIRST_PLIES: u16 = 300;
 
 /// Share of a time limit by the end of which a line read within a bound
@@ -162,15 +166,11 @@ fn shortest_after_proof<W: BitWord>(
         .saturating_add(proof_nodes)
         .saturating_add(REFINE_NODES);
     let refine_at = time.map(|t| start + t.mul_f64(REFINE_TIME_SHARE));
-    // A long line is polished once the budget is spent, time or not.
+    // With a time limit, a long proof's first search for a shorter mate
+    // is given the budget alone (see `POLISH_FIRST_PLIES`).
     let polish_first = len >= polish_from;
     match refine_at {
-        Some(at) => {
-            dfpn.deadline = Some((at, budget));
-            if polish_first {
-                dfpn.node_budget = budget;
-            }
-        }
+        Some(at) => dfpn.deadline = Some((at, budget)),
         None => dfpn.node_budget = budget,
     }
     log::debug!(
@@ -178,17 +178,28 @@ fn shortest_after_proof<W: BitWord>(
         first.as_ref().map(Vec::len),
         dfpn.nodes
     );
-    let mut refined = shortest_line(dfpn, pos, len);
-    // The line polished within the refinement, with the line it came from
-    // and the bound it was read within.
-    let mut polished: Option<(u16, Vec<Move>, (Vec<Move>, bool))> = None;
-    if let (true, Some(at), Refined::Within(bound, read)) = (polish_first, refine_at, &refined) {
+    let polish_first = polish_first && refine_at.is_some();
+    let mut refined = shortest_line_from(dfpn, pos, len, polish_first.then_some(budget));
+    // The line polished within the refinement: the bound it was read
+    // within, the line read, and the line polished and whether its
+    // defences were checked.
+    let mut polished: Option<Polished> = None;
+    let out_of_budget = match (polish_first, refine_at, &refined) {
+        (true, Some(at), &Refined::Within(bound, _)) => {
+            bound == len && !dfpn.aborted && Instant::now() < at
+        }
+        _ => false,
+    };
+    if let (true, Some(at), Refined::Within(bound, read)) = (out_of_budget, refine_at, &refined) {
+        // The first search, for a mate 2 plies shorter, took more nodes
+        // than the proof: the line read within the proof's bound is
+        // polished.
         let bound = *bound;
         let read = read
             .clone()
             .or_else(|| bounded_line(dfpn, pos, bound))
             .or_else(|| first.clone());
-        if let Some(read) = read.filter(|_| !dfpn.aborted && Instant::now() < at) {
+        if let Some(read) = read {
             dfpn.deadline = Some((at, 0));
             let (line, checked) = polish_line(dfpn, pos, read.clone(), proof_nodes);
             log::debug!(
@@ -272,6 +283,10 @@ fn shortest_after_proof<W: BitWord>(
         None => MateAnswer::Timeout,
     }
 }
+
+/// A line read within a bound, the line read, and `polish_line`'s answer
+/// for it.
+type Polished = (u16, Vec<Move>, (Vec<Move>, bool));
 
 /// A line read within a bound, shortened from its end (`polish`, until the
 /// search's deadline if it has one) and its defences checked for longer
@@ -520,7 +535,9 @@ mod tests {
         let sfen = "2p+P3l+L/3p1gk2/3+Rppp2/2N1n2pg/B5P2/1+p7/3N5/9/9 b RBSN2g3s2l9p 1";
         let v = Variant::by_name("shogi").unwrap();
         let mut pos = Position::<u128>::from_sfen(v, sfen).unwrap();
-        let time = Some(Duration::from_secs(20));
+        // A limit far beyond what it takes (a loaded machine must not
+        // reach its deadline).
+        let time = Some(Duration::from_secs(600));
         let answer = with_search(
             &pos,
             64,
