@@ -24,12 +24,30 @@ pub enum Refined {
 /// mate of `len` plies: proves mates of `len - 2`, `len - 4`, ... plies
 /// until one fails, then reads a line of exactly the shortest length.
 pub fn shortest_line<W: BitWord>(dfpn: &mut DfPn<'_>, pos: &mut Position<W>, len: u16) -> Refined {
+    shortest_line_from(dfpn, pos, len, None)
+}
+
+/// `shortest_line`, its first search (a mate within `len - 2`) stopped
+/// once the search has `first_budget` nodes if set (then it answers
+/// `Refined::Within(len, None)`); the searches after it have the caller's
+/// budget only.
+pub(super) fn shortest_line_from<W: BitWord>(
+    dfpn: &mut DfPn<'_>,
+    pos: &mut Position<W>,
+    len: u16,
+    mut first_budget: Option<u64>,
+) -> Refined {
     let mut shortest = len;
     // The line read within the last bound this call proved.
     let mut read: Option<Vec<Move>> = None;
     while shortest >= 3 {
         dfpn.limit = shortest - 2;
+        let budget = dfpn.node_budget;
+        if let Some(first) = first_budget.take() {
+            dfpn.node_budget = budget.min(first);
+        }
         let n = dfpn.solve(pos);
+        dfpn.node_budget = budget;
         if dfpn.aborted || dfpn.out_of_budget {
             log::debug!(
                 "mate: no budget left to prove a mate within {}",
