@@ -168,7 +168,7 @@ fn shortest_after_proof<W: BitWord>(
     let refine_at = time.map(|t| start + t.mul_f64(REFINE_TIME_SHARE));
     // With a time limit, a long proof's first search for a shorter mate
     // is given the budget alone (see `POLISH_FIRST_PLIES`).
-    let polish_first = len >= polish_from;
+    let polish_first = len >= polish_from && refine_at.is_some();
     match refine_at {
         Some(at) => dfpn.deadline = Some((at, budget)),
         None => dfpn.node_budget = budget,
@@ -178,15 +178,14 @@ fn shortest_after_proof<W: BitWord>(
         first.as_ref().map(Vec::len),
         dfpn.nodes
     );
-    let polish_first = polish_first && refine_at.is_some();
     let mut refined = shortest_line_from(dfpn, pos, len, polish_first.then_some(budget));
     // The line polished within the refinement: the bound it was read
     // within, the line read, and the line polished and whether its
     // defences were checked.
     let mut polished: Option<Polished> = None;
-    let out_of_budget = match (polish_first, refine_at, &refined) {
-        (true, Some(at), &Refined::Within(bound, _)) => {
-            bound == len && !dfpn.aborted && Instant::now() < at
+    let out_of_budget = match (refine_at, &refined) {
+        (Some(at), &Refined::Within(bound, _)) => {
+            polish_first && bound == len && !dfpn.aborted && Instant::now() < at
         }
         _ => false,
     };

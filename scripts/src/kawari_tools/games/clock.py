@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Optional
 
-from kawari_tools.referee import BLACK, WHITE
+from kawari_tools.referee import BLACK, WHITE, opponent
 
 
 @dataclass
@@ -103,6 +103,13 @@ class TimeControl:
     @classmethod
     def from_wire(cls, d: dict) -> "TimeControl":
         return cls(**d)
+
+
+def controls_by_side(first_side: str, tc: TimeControl,
+                     tc2: Optional[TimeControl] = None) -> dict[str, TimeControl]:
+    """Each side's control in a game where engine 1 plays ``first_side``: engine 1's
+    ``tc``, engine 2's ``tc2`` (time odds) or else ``tc``."""
+    return {first_side: tc, opponent(first_side): tc2 or tc}
 
 
 def start_clocks(tcs: dict[str, TimeControl]) -> dict[str, float]:

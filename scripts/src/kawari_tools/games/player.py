@@ -10,7 +10,7 @@ import threading
 from typing import Callable, Optional
 
 from kawari_tools import referee
-from kawari_tools.games.clock import TimeControl, go_command, start_clocks
+from kawari_tools.games.clock import TimeControl, controls_by_side, go_command, start_clocks
 from kawari_tools.games.records import GameJob, GameRecord
 from kawari_tools.referee import BLACK, WHITE, Outcome, Referee, opponent
 from kawari_tools.usi_client import Aborted, EngineError, EngineSpec, IoLog, UsiEngine
@@ -61,8 +61,7 @@ class GamePlayer:
         """Play one game; ``prepare`` (re)starts an engine that is not running."""
         engines = {BLACK: first, WHITE: second} if job.first_black \
             else {BLACK: second, WHITE: first}
-        tcs = {BLACK: self.tc, WHITE: self.tc2} if job.first_black \
-            else {BLACK: self.tc2, WHITE: self.tc}
+        tcs = controls_by_side(BLACK if job.first_black else WHITE, self.tc, self.tc2)
         names = {s: e.name for s, e in engines.items()}
         started = _dt.datetime.now().isoformat(timespec="seconds")
         ref = Referee(self.variant, job.opening.sfen, job.opening.moves,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from kawari_tools import referee
-from kawari_tools.games.clock import TimeControl, start_clocks
+from kawari_tools.games.clock import TimeControl, controls_by_side, start_clocks
 from kawari_tools.games.openings import Opening
 from kawari_tools.referee import BLACK, WHITE, Outcome, opponent
 from kawari_tools.usi_client import score_text
@@ -62,7 +62,7 @@ class GameRecord:
             side = opponent(side)
         first_side = BLACK if self.job.first_black else WHITE
         other_side = opponent(first_side)
-        tcs = {first_side: tc, other_side: tc2 or tc}
+        tcs = controls_by_side(first_side, tc, tc2)
         think: list[list[int]] = [[], []]
         clocks = start_clocks(tcs)
         for ms in self.times_ms:
