@@ -200,13 +200,20 @@ fn shortest_after_proof<W: BitWord>(
             .or_else(|| first.clone());
         if let Some(read) = read {
             dfpn.deadline = Some((at, 0));
-            let (line, checked) = polish_line(dfpn, pos, read.clone(), proof_nodes);
+            let PolishedLine { line, checked } = polish_line(dfpn, pos, read.clone(), proof_nodes);
             log::debug!(
                 "mate: polished within the search for the shortest: {} plies, defences checked: {checked}, {} nodes",
                 line.len(),
                 dfpn.nodes
             );
-            polished = Some((bound, read, (line.clone(), checked)));
+            polished = Some(Polished {
+                bound,
+                read,
+                done: PolishedLine {
+                    line: line.clone(),
+                    checked,
+                },
+            });
             if !dfpn.aborted && !dfpn.past_deadline() {
                 // The search goes on until the deadline, from the line's
                 // length if every defence on it is shown mated within the
@@ -220,7 +227,14 @@ fn shortest_after_proof<W: BitWord>(
                 };
                 refined = shortest_line(dfpn, pos, len);
                 if len < bound {
-                    polished = Some((len, line.clone(), (line, true)));
+                    polished = Some(Polished {
+                        bound: len,
+                        read: line.clone(),
+                        done: PolishedLine {
+                            line,
+                            checked: true,
+                        },
+                    });
                 }
             }
         }
@@ -241,7 +255,7 @@ fn shortest_after_proof<W: BitWord>(
             // or now; the first line is kept for when the table lost too
             // much of them.
             let done = match polished {
-                Some((b, from, done)) if b == bound => Some((from, done)),
+                Some(p) if p.bound == bound => Some((p.read, p.done)),
                 _ => {
                     let bounded = read.or_else(|| bounded_line(dfpn, pos, bound));
                     log::debug!(
@@ -259,7 +273,7 @@ fn shortest_after_proof<W: BitWord>(
                     })
                 }
             };
-            done.map(|(read, (line, checked))| {
+            done.map(|(read, PolishedLine { line, checked })| {
                 // Shortened but not checked to the start, a line can
                 // have a defence that is not the longest: the longer
                 // line read within the bound is the safer answer.
@@ -283,9 +297,22 @@ fn shortest_after_proof<W: BitWord>(
     }
 }
 
-/// A line read within a bound, the line read, and `polish_line`'s answer
-/// for it.
-type Polished = (u16, Vec<Move>, (Vec<Move>, bool));
+/// A line polished within the search for the shortest mate.
+struct Polished {
+    /// The bound the line was read within.
+    bound: u16,
+    /// The line as read.
+    read: Vec<Move>,
+    /// `polish_line`'s answer for it.
+    done: PolishedLine,
+}
+
+/// A line shortened from its end, and whether every defence on it was
+/// shown mated within the plies the line gives it.
+struct PolishedLine {
+    line: Vec<Move>,
+    checked: bool,
+}
 
 /// A line read within a bound, shortened from its end (`polish`, until the
 /// search's deadline if it has one) and its defences checked for longer
@@ -297,15 +324,15 @@ fn polish_line<W: BitWord>(
     pos: &mut Position<W>,
     read: Vec<Move>,
     proof_nodes: u64,
-) -> (Vec<Move>, bool) {
+) -> PolishedLine {
     // About half a proof's nodes per attacker move, so that a long line's
     // far tails get searches of some size.
     let step = (proof_nodes * 3 / read.len() as u64).max(POLISH_STEP_NODES);
     let line = polish(dfpn, pos, read, step);
     let deadline = dfpn.deadline.take();
-    let done = lengthen_in_walks(dfpn, pos, line);
+    let (line, checked) = lengthen_in_walks(dfpn, pos, line);
     dfpn.deadline = deadline;
-    done
+    PolishedLine { line, checked }
 }
 
 /// What a search for a mate within a number of plies found.
