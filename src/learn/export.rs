@@ -345,6 +345,7 @@ mod tests {
             patience: 0,
             bucket_decay: 0.0,
             symmetric_factor: true,
+            output_k: None,
         };
         let out = dir.join("f.kwft");
         let s = run(&Source::Records(cfg), &out, &mut |_| {}).unwrap();

@@ -26,7 +26,7 @@ use super::error::LearnError;
 use super::record::{decode, RECORD_BYTES};
 use crate::core::Rng;
 use crate::nnue::features::{FeatureSet, Features, Layout};
-use crate::nnue::network::{Network, QA, QB, SCALE};
+use crate::nnue::network::{Network, MAX_QB, QA, QB, SCALE};
 use crate::position::Position;
 use crate::variant::Variant;
 use std::io::Read;
@@ -72,6 +72,11 @@ pub struct Config {
     /// With king buckets, also learn a factor shared by mirror-image
     /// squares (where the variant is mirror-symmetric).
     pub symmetric_factor: bool,
+    /// The network's own `K`: its output layer is rescaled after training
+    /// so that `sigmoid(cp / K)` is the expected result, whatever scale the
+    /// data's scores had (None: the data's fitted `K`, their scale kept).
+    /// Search margins are centipawns, so networks of one `K` prune alike.
+    pub output_k: Option<f32>,
 }
 
 impl Config {
@@ -104,6 +109,7 @@ impl Default for Config {
             patience: 2,
             bucket_decay: 50.0,
             symmetric_factor: true,
+            output_k: None,
         }
     }
 }
@@ -115,8 +121,10 @@ pub struct Report {
     pub train_positions: usize,
     /// Held-out positions.
     pub holdout_positions: usize,
-    /// The fitted win-probability scale `K` (centipawns).
+    /// The fitted win-probability scale `K` of the data's scores.
     pub k: f32,
+    /// The network's `K` (`Config::output_k`, or `k`).
+    pub output_k: f32,
     /// Held-out loss of the data's own search scores (what a network that
     /// reproduced the search exactly would score against the blended target).
     pub holdout_loss_of_scores: f64,
@@ -413,7 +421,15 @@ impl Params {
         y
     }
 
-    /// The network file's weights: the factors folded into every bucket.
+    /// Multiplies the output by `f` (the output layer only: the hidden
+    /// layer is untouched, so the network ranks positions as before).
+    fn scale_output(&mut self, f: f32) {
+        self.w2.iter_mut().for_each(|w| *w *= f);
+        self.b2 *= f;
+    }
+
+    /// The network file's weights: the factors folded into every bucket,
+    /// the output weights at the finest `QB` they fit.
     fn quantize(&self, v: &Variant, set: FeatureSet) -> Network {
         let q = |x: f32, s: i32| (x * s as f32).round() as i16;
         let h = self.hidden;
@@ -422,18 +438,38 @@ impl Params {
             let w: f32 = self.rows(row as u16).map(|r| self.w1[r * h + unit]).sum();
             q(w.clamp(-W1_LIMIT, W1_LIMIT), QA)
         });
+        let qb = output_quantization(&self.w2, self.b2);
         Network::new(
             v,
             set,
             self.hidden,
             self.b1.iter().map(|&x| q(x, QA)).collect(),
             w1.collect(),
-            self.w2.iter().map(|&x| q(x, QB)).collect(),
-            (self.b2 * (QA * QB) as f32).round() as i32,
+            self.w2.iter().map(|&x| q(x, qb)).collect(),
+            (self.b2 * (QA * qb) as f32).round() as i32,
+            qb,
         )
         .expect("trained sizes are valid")
     }
 }
+
+/// The finest output quantization (`QB` up to `MAX_QB`, by powers of two)
+/// whose integers fit: each weight an i16, the output sum an i32.
+fn output_quantization(w2: &[f32], b2: f32) -> i32 {
+    let largest = w2.iter().fold(0f32, |m, w| m.max(w.abs()));
+    let sum: f64 = w2.iter().map(|w| w.abs() as f64).sum::<f64>() + b2.abs() as f64;
+    let mut qb = MAX_QB;
+    while qb > QB
+        && (largest * qb as f32 >= i16::MAX as f32 || sum * (QA * qb) as f64 >= OUTPUT_SUM_LIMIT)
+    {
+        qb /= 2;
+    }
+    qb
+}
+
+/// The output sum's bound for a finer `QB`: half of i32's range, so that
+/// rounding never takes it past.
+const OUTPUT_SUM_LIMIT: f64 = (1u64 << 30) as f64;
 
 /// The blended target of sample `i`.
 fn target(s: &Samples, i: usize, k: f32, lambda: f32) -> f32 {
@@ -494,8 +530,8 @@ fn mean_loss(p: &Params, s: &Samples, k: f32, lambda: f32) -> f64 {
     total / s.len().max(1) as f64
 }
 
-/// Mean loss of the quantized network over `s`.
-fn mean_loss_quantized(net: &Network, s: &Samples, k: f32, lambda: f32) -> f64 {
+/// Mean loss of the quantized network, whose `K` is `net_k`, over `s`.
+fn mean_loss_quantized(net: &Network, s: &Samples, k: f32, net_k: f32, lambda: f32) -> f64 {
     let h = net.hidden();
     let (mut us, mut them) = (vec![0i16; h], vec![0i16; h]);
     let total: f64 = (0..s.len())
@@ -504,7 +540,7 @@ fn mean_loss_quantized(net: &Network, s: &Samples, k: f32, lambda: f32) -> f64 {
             net.accumulate(&mut us, fu.iter().copied());
             net.accumulate(&mut them, ft.iter().copied());
             let cp = net.output(&us, &them) as f32;
-            let d = sigmoid(cp / k) - target(s, i, k, lambda);
+            let d = sigmoid(cp / net_k) - target(s, i, k, lambda);
             (d * d) as f64
         })
         .sum();
@@ -571,10 +607,15 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
     } else {
         0.0
     };
+    let output_k = cfg.output_k.unwrap_or(k);
     progress(&format!(
-        "{} training, {} held-out positions; K = {k:.0}",
+        "{} training, {} held-out positions; K = {k:.0}{}",
         train.len(),
-        held.len()
+        held.len(),
+        match cfg.output_k {
+            Some(n) => format!(", the network's K = {n:.0}"),
+            None => String::new(),
+        }
     ));
     let mut rng = Rng::seed_from_u64(cfg.seed);
     let factor = (layout.buckets() > 1).then(|| {
@@ -662,15 +703,19 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
             break;
         }
     }
-    let (_, best_epoch, p) = best.unwrap_or_else(|| (0.0, 0, p.clone()));
+    let (_, best_epoch, mut p) = best.unwrap_or_else(|| (0.0, 0, p.clone()));
+    // Trained in the data's scale (the same steps whatever `output_k`),
+    // then rescaled.
+    p.scale_output(output_k / k);
     let net = p.quantize(cfg.variant, cfg.features);
-    let quantized = mean_loss_quantized(&net, &held, k, cfg.lambda);
+    let quantized = mean_loss_quantized(&net, &held, k, output_k, cfg.lambda);
     Ok((
         net,
         Report {
             train_positions: train.len(),
             holdout_positions: held.len(),
             k,
+            output_k,
             holdout_loss_of_scores: scores_loss,
             holdout_loss,
             best_epoch,
@@ -725,6 +770,7 @@ mod tests {
             features: FeatureSet::Psq,
             bucket_decay: 0.0,
             symmetric_factor: true,
+            output_k: None,
         };
         let (a, ra) = run(&cfg, &mut |_| {}).unwrap();
         let (b, _) = run(&cfg, &mut |_| {}).unwrap();
@@ -762,6 +808,33 @@ mod tests {
             (rk.holdout_loss_quantized - kept).abs() < 0.1 * kept,
             "{rk:?}"
         );
+        // Another K: trained alike, the output rescaled (a finer QB keeps
+        // its precision), so the quantized loss stays and scores double.
+        let twice = Config {
+            output_k: Some(2.0 * ra.k),
+            ..cfg.clone()
+        };
+        let (d, rd) = run(&twice, &mut |_| {}).unwrap();
+        assert_eq!(rd.holdout_loss, ra.holdout_loss);
+        assert_eq!(rd.output_k, 2.0 * ra.k);
+        assert!(
+            (rd.holdout_loss_quantized - ra.holdout_loss_quantized).abs()
+                < 0.01 * ra.holdout_loss_quantized,
+            "{rd:?} {ra:?}"
+        );
+        let score = |n: &Network, f: &[u16]| {
+            let (mut us, mut them) = (vec![0i16; n.hidden()], vec![0i16; n.hidden()]);
+            n.accumulate(&mut us, f.iter().copied());
+            n.accumulate(&mut them, f.iter().rev().map(|&x| x + 1));
+            n.output(&us, &them)
+        };
+        let (sa, sd) = (0..40u16)
+            .map(|i| [i, 3 * i + 7, 5 * i + 100])
+            .map(|f| (score(&a, &f), score(&d, &f)))
+            .max_by_key(|s| s.0.abs())
+            .unwrap();
+        assert!(sa.abs() >= 10, "{sa}");
+        assert!((sd - 2 * sa).abs() <= 2 + sa.abs() / 50, "{sa} {sd}");
         let (c, _) = run(&Config { seed: 10, ..cfg }, &mut |_| {}).unwrap();
         assert_ne!(a, c, "another seed, another network");
         let _ = std::fs::remove_dir_all(&dir);

@@ -52,13 +52,13 @@ pub enum NetworkError {
     },
     /// Layer sizes that do not match the variant's inputs.
     LayerSizes,
-    /// Quantization constants other than this build's.
+    /// Quantization constants this build does not read.
     Quantization {
         /// The file's (QA, QB, scale).
         found: (u32, u32, u32),
-        /// This build's.
-        expected: (u32, u32, u32),
     },
+    /// Output weights whose sum could overflow the output's arithmetic.
+    OutputRange,
     /// A file size other than its header says.
     Size {
         /// Bytes in the file.
@@ -117,11 +117,20 @@ impl fmt::Display for NetworkError {
                 "{found} hidden units: must be a multiple of 16 up to {max}"
             ),
             NetworkError::LayerSizes => write!(f, "layer sizes do not match the variant's inputs"),
-            NetworkError::Quantization { found, expected } => write!(
+            NetworkError::Quantization { found } => write!(
                 f,
-                "quantization {}/{}/{}, this build uses {}/{}/{}",
-                found.0, found.1, found.2, expected.0, expected.1, expected.2
+                "quantization {}/{}/{}, this build reads {}/{}..{} (a power of two)/{}",
+                found.0,
+                found.1,
+                found.2,
+                super::network::QA,
+                super::network::QB,
+                super::network::MAX_QB,
+                super::network::SCALE
             ),
+            NetworkError::OutputRange => {
+                write!(f, "output weights too large for the output's arithmetic")
+            }
             NetworkError::Size { found, expected } => {
                 write!(f, "{found} bytes, the header says {expected}")
             }

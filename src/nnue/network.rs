@@ -6,8 +6,10 @@
 //! `SCALE` centipawns.
 //!
 //! Integers: first-layer weights and biases are scaled by `QA`, output
-//! weights by `QB`, the output bias by `QA * QB`; so the output sum is the
-//! float network's output times `QA * QB`.
+//! weights by the file's `qb` (`QB`, or a finer power of two up to `MAX_QB`
+//! for a network whose output weights are small), the output bias by
+//! `QA * qb`; so the output sum is the float network's output times
+//! `QA * qb`.
 //!
 //! File (little endian): the header, 72 bytes (64 in version 1)
 //!
@@ -18,7 +20,7 @@
 //! | 8..40 | variant name, ASCII, zero-padded |
 //! | 40..44 | inputs (must equal the variant's `Layout::inputs` under the set) |
 //! | 44..48 | hidden units (a multiple of 16, at most 2048) |
-//! | 48..52, 52..56, 56..60 | `QA`, `QB`, `SCALE` (must equal this build's) |
+//! | 48..52, 52..56, 56..60 | `QA`, `qb`, `SCALE` (`QA` and `SCALE` this build's; `qb` a power of two, `QB` to `MAX_QB`) |
 //! | 60..64 | FNV-1a 32 checksum of everything after the header |
 //! | 64..68 | feature set (`FeatureSet::id`; version 1 has none: `Psq`) |
 //! | 68..72 | zero (reserved) |
@@ -34,8 +36,10 @@ use crate::variant::Variant;
 
 /// First-layer quantization: 1.0 is `QA`.
 pub const QA: i32 = 255;
-/// Output-weight quantization: 1.0 is `QB`.
+/// Output-weight quantization: 1.0 is `QB` (a file may use a finer one).
 pub const QB: i32 = 64;
+/// The finest output-weight quantization a file may use.
+pub const MAX_QB: i32 = 1024;
 /// Centipawns per unit of network output.
 pub const SCALE: i32 = 400;
 
@@ -58,6 +62,8 @@ pub struct Network {
     ft_weights: Vec<i16>,
     out_weights: Vec<i16>,
     out_bias: i32,
+    /// Output-weight quantization: 1.0 is `qb`.
+    qb: i32,
 }
 
 fn fnv1a(bytes: &[u8]) -> u32 {
@@ -100,7 +106,9 @@ pub fn padded_name(name: &str) -> [u8; 32] {
 }
 
 impl Network {
-    /// A network from its parts (the trainer's output, or tests').
+    /// A network from its parts (the trainer's output, or tests'), its
+    /// output weights quantized by `qb`.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         v: &Variant,
         set: FeatureSet,
@@ -109,6 +117,7 @@ impl Network {
         ft_weights: Vec<i16>,
         out_weights: Vec<i16>,
         out_bias: i32,
+        qb: i32,
     ) -> Result<Network, NetworkError> {
         let inputs = Layout::with(v, set).inputs();
         check_hidden(hidden)?;
@@ -117,6 +126,21 @@ impl Network {
             || out_weights.len() != 2 * hidden
         {
             return Err(NetworkError::LayerSizes);
+        }
+        if !(QB..=MAX_QB).contains(&qb) || !(qb as u32).is_power_of_two() {
+            return Err(NetworkError::Quantization {
+                found: (QA as u32, qb as u32, SCALE as u32),
+            });
+        }
+        // The output sum (clipped units of at most QA times the weights)
+        // must fit the i32 the SIMD dot product adds in.
+        let bound = out_weights
+            .iter()
+            .map(|&w| (w as i64).abs() * QA as i64)
+            .sum::<i64>()
+            + (out_bias as i64).abs();
+        if bound > i32::MAX as i64 {
+            return Err(NetworkError::OutputRange);
         }
         Ok(Network {
             variant: v.name().to_string(),
@@ -127,6 +151,7 @@ impl Network {
             ft_weights,
             out_weights,
             out_bias,
+            qb,
         })
     }
 
@@ -189,10 +214,10 @@ impl Network {
         }
         check_hidden(hidden)?;
         let (qa, qb, scale) = (u32_at(b, 48), u32_at(b, 52), u32_at(b, 56));
-        if (qa, qb, scale) != (QA as u32, QB as u32, SCALE as u32) {
+        let qb_ok = (QB as u32..=MAX_QB as u32).contains(&qb) && qb.is_power_of_two();
+        if (qa, scale) != (QA as u32, SCALE as u32) || !qb_ok {
             return Err(NetworkError::Quantization {
                 found: (qa, qb, scale),
-                expected: (QA as u32, QB as u32, SCALE as u32),
             });
         }
         let size = header + 2 * hidden + 2 * inputs * hidden + 4 * hidden + 4;
@@ -215,7 +240,16 @@ impl Network {
         let ft_weights = i16s(take(2 * inputs * hidden));
         let out_weights = i16s(take(4 * hidden));
         let out_bias = i32::from_le_bytes(take(4).try_into().expect("4 bytes"));
-        Network::new(v, set, hidden, ft_bias, ft_weights, out_weights, out_bias)
+        Network::new(
+            v,
+            set,
+            hidden,
+            ft_bias,
+            ft_weights,
+            out_weights,
+            out_bias,
+            qb as i32,
+        )
     }
 
     /// The file image of this network.
@@ -238,7 +272,7 @@ impl Network {
             self.inputs as u32,
             self.hidden as u32,
             QA as u32,
-            QB as u32,
+            self.qb as u32,
             SCALE as u32,
             fnv1a(&payload),
             self.set.id(),
@@ -263,7 +297,7 @@ impl Network {
         let bias = r(hidden, 0, 200);
         let w = r(inputs * hidden, -60, 60);
         let out = r(2 * hidden, -40, 40);
-        Network::new(v, set, hidden, bias, w, out, 1234).expect("valid sizes")
+        Network::new(v, set, hidden, bias, w, out, 1234, QB).expect("valid sizes")
     }
 
     /// The variant it was trained for.
@@ -320,7 +354,12 @@ impl Network {
         let sum = simd::dot_clipped::<{ QA as i16 }>(us, wu) as i64
             + simd::dot_clipped::<{ QA as i16 }>(them, wt) as i64
             + self.out_bias as i64;
-        (sum * SCALE as i64 / (QA * QB) as i64) as i32
+        // The usual `QB` divides by a constant (a multiplication).
+        if self.qb == QB {
+            (sum * SCALE as i64 / (QA * QB) as i64) as i32
+        } else {
+            (sum * SCALE as i64 / (QA * self.qb) as i64) as i32
+        }
     }
 }
 
@@ -386,6 +425,52 @@ mod tests {
         bad[64] = 0;
         let e = Network::from_bytes(v, &bad).unwrap_err().to_string();
         assert!(e.contains("psq") && e.contains("1080"), "{e}");
+    }
+
+    #[test]
+    fn a_finer_output_quantization_scores_alike() {
+        let v = Variant::by_name("judkins").unwrap();
+        let net = Network::random(v, FeatureSet::Psq, 32, 3);
+        // The same weights at eight times the precision: the same scores.
+        let fine = Network::new(
+            v,
+            FeatureSet::Psq,
+            32,
+            net.ft_bias.clone(),
+            net.ft_weights.clone(),
+            net.out_weights.iter().map(|&w| w * 8).collect(),
+            net.out_bias * 8,
+            8 * QB,
+        )
+        .unwrap();
+        let back = Network::from_bytes(v, &fine.to_bytes()).unwrap();
+        assert_eq!(back, fine);
+        let (mut us, mut them) = (vec![0i16; 32], vec![0i16; 32]);
+        for f in 0..50u16 {
+            net.accumulate(&mut us, [f, 2 * f + 60]);
+            net.accumulate(&mut them, [f + 200]);
+            assert_eq!(back.output(&us, &them), net.output(&us, &them));
+        }
+        // A QB that is no power of two, or past MAX_QB, is refused and named.
+        for qb in [100u32, 2 * MAX_QB as u32, 32] {
+            let mut bad = fine.to_bytes();
+            bad[52..56].copy_from_slice(&qb.to_le_bytes());
+            let e = Network::from_bytes(v, &bad).unwrap_err().to_string();
+            assert!(e.contains(&format!("/{qb}/")) && e.contains("1024"), "{e}");
+        }
+        // Output weights whose sum could overflow are refused.
+        let wide = Network::random(v, FeatureSet::Psq, 256, 3);
+        let e = Network::new(
+            v,
+            FeatureSet::Psq,
+            256,
+            wide.ft_bias,
+            wide.ft_weights,
+            vec![i16::MAX; 512],
+            0,
+            QB,
+        );
+        assert!(matches!(e, Err(NetworkError::OutputRange)));
     }
 
     #[test]

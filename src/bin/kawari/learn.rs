@@ -111,6 +111,7 @@ pub(crate) fn run_train(args: &[String]) -> Result<(), String> {
             "--patience" => cfg.patience = f.num(0, 10_000)? as u32,
             "--bucket-decay" => cfg.bucket_decay = f.real(0.0, 500.0)?,
             "--symmetric-factor" => cfg.symmetric_factor = f.boolean()?,
+            "--output-k" => cfg.output_k = Some(f.real(30.0, 3000.0)?),
             "--features" => {
                 cfg.features = kawari::nnue::FeatureSet::by_name(f.value).ok_or_else(|| {
                     format!("unknown feature set '{}' (psq or king-buckets)", f.value)
@@ -129,14 +130,15 @@ pub(crate) fn run_train(args: &[String]) -> Result<(), String> {
     let (net, r) = run(&cfg, &mut |line| eprintln!("{line}")).map_err(|e| e.to_string())?;
     std::fs::write(&out, net.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
     println!(
-        "{}: {} inputs ({}), {} hidden; {} training and {} held-out positions; K {:.0}",
+        "{}: {} inputs ({}), {} hidden; {} training and {} held-out positions; K {:.0}, the network's {:.0}",
         cfg.variant.name(),
         net.inputs(),
         net.feature_set().name(),
         net.hidden(),
         r.train_positions,
         r.holdout_positions,
-        r.k
+        r.k,
+        r.output_k
     );
     println!(
         "held-out loss: {:.6} (float, epoch {} kept), {:.6} (quantized); the search scores themselves: {:.6}",

@@ -92,6 +92,9 @@ TRAIN OPTIONS:
                         mirror-image squares (default true)
     --patience <n>      stop after n epochs without a lower held-out loss and
                         keep the best epoch's network; 0 never stops (default 2)
+    --output-k <x>      the network's K: its output rescaled so that
+                        sigmoid(cp / K) is the expected result, whatever the
+                        data's scale (default: the data's own fitted K)
     --seed <n>          initial weights and shuffles (default 1)
     --threads <n>       gradient threads (default: the CPUs there are)
 
