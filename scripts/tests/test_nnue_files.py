@@ -96,6 +96,17 @@ def test_rounding_is_rusts():
     assert list(nf.to_int(np.array([40000.0, -40000.0]), np.int16)) == [32767, -32768]
 
 
+def test_output_quantization_is_the_finest_that_fits():
+    assert nf.output_quantization(np.float32([0.5, -0.25]), 0.1, 255, 64) == 1024
+    # each weight an i16: 31.9 * 1024 fits, 40 * 1024 does not
+    assert nf.output_quantization(np.float32([31.9]), 0.0, 255, 64) == 1024
+    assert nf.output_quantization(np.float32([40.0]), 0.0, 255, 64) == 512
+    # the output sum below 2^30: 5120 * 255 * 1024 is past it
+    assert nf.output_quantization(np.full(512, 10.0, np.float32), 0.0, 255, 64) == 512
+    # never coarser than the file's own QB
+    assert nf.output_quantization(np.float32([600.0]), 0.0, 255, 64) == 64
+
+
 def test_features_are_the_trainers(kawari, tmp_path):  # noqa: F811
     data = datagen(kawari, tmp_path / "j.bin")
     records = data.stat().st_size // 128
@@ -151,6 +162,7 @@ def test_a_network_written_here_scores_as_the_engine(kawari, tmp_path, feature_s
                         "--features", feature_set)
     assert len(feats.train) == len(sfens) and feats.k == 0
     net = random_network(feats, 32, seed=1)
+    assert net.qb == nf.MAX_QB      # small output weights: the finest quantization
     path = tmp_path / "net.nnue"
     path.write_bytes(nf.network_bytes(net))
     back = nf.read_network(str(path), expect=feats)

@@ -9,6 +9,7 @@ the rounding the file's integers allow (``bound`` says how much that is), exactl
 (``pip install torch numpy``, docs/nnue.md)."""
 
 import copy
+import dataclasses
 import subprocess
 import sys
 
@@ -98,6 +99,24 @@ def test_a_trained_network_is_the_engines(kawari, data, tmp_path, feature_set): 
         [(e, f, b) for e, f, b in zip(engine, floats, limit) if abs(e - f) > b]
     # the network has learnt something that tells these positions apart
     assert np.ptp(floats) > 5 * limit.max(), (np.ptp(floats), limit.max())
+
+
+def test_another_k_rescales_the_output(kawari, data, tmp_path):  # noqa: F811
+    feats, _ = features(kawari, tmp_path / "j.kwft", "--data", str(data), "--holdout", "5")
+    cfg = tt.TrainConfig(hidden=16, epochs=2, batch=64, lr=0.003, seed=9, patience=0,
+                         device="cpu")
+    model, r = tt.train(feats, cfg)
+    twice, r2 = tt.train(feats, dataclasses.replace(cfg, output_k=2 * r.k))
+    # trained alike; the quantized loss stays (a finer QB) and the scores double
+    assert r2.holdout_loss == r.holdout_loss and r2.output_k == 2 * r.k
+    assert abs(r2.holdout_loss_quantized - r.holdout_loss_quantized) \
+        < 0.01 * r.holdout_loss_quantized, (r, r2)
+    net, _ = model.quantized(feats)
+    net2, _ = twice.quantized(feats, r2.output_k / r2.k)
+    x = feats.held.padded(feats.inputs)
+    a, b = nf.engine_eval(net, x, feats.inputs), nf.engine_eval(net2, x, feats.inputs)
+    assert np.abs(a).max() >= 10
+    assert (np.abs(b - 2 * a) <= 2 + np.abs(a) // 50).all()
 
 
 def test_the_command_line_writes_a_network_the_engine_loads(kawari, data, tmp_path):  # noqa: F811

@@ -730,6 +730,16 @@ mod tests {
     use crate::nnue::EvalChoice;
 
     #[test]
+    fn output_quantization_is_the_finest_that_fits() {
+        // The same cases as scripts/tests/test_nnue_files.py's.
+        assert_eq!(output_quantization(&[0.5, -0.25], 0.1), 1024);
+        assert_eq!(output_quantization(&[31.9], 0.0), 1024);
+        assert_eq!(output_quantization(&[40.0], 0.0), 512);
+        assert_eq!(output_quantization(&[10.0; 512], 0.0), 512);
+        assert_eq!(output_quantization(&[600.0], 0.0), QB);
+    }
+
+    #[test]
     fn training_is_reproducible_and_learns() {
         let dir = std::env::temp_dir().join(format!("kawari-train-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

@@ -33,6 +33,10 @@ FLAG_SYMMETRIC = 1      # the variant's moves are mirror-symmetric
 FLAG_MIRRORED = 2       # the training section holds each position's mirror image too
 
 NETWORK_MAGIC = b"KWNN"
+# the finest output quantization a network file may use (network.rs's MAX_QB)
+MAX_QB = 1024
+# the output sum's bound for a finer QB (train.rs's OUTPUT_SUM_LIMIT)
+OUTPUT_SUM_LIMIT = float(1 << 30)
 NETWORK_VERSION = 2
 NETWORK_HEADER = 72
 
@@ -202,11 +206,26 @@ class QuantizedNetwork:
     out_bias: int           # int32
 
 
+def output_quantization(w2: np.ndarray, b2: float, qa: int, qb: int) -> int:
+    """The finest output quantization, from ``qb`` up to ``MAX_QB`` by powers of
+    two, whose integers fit (each weight an i16, the output sum an i32), as
+    ``train.rs``'s ``output_quantization`` chooses it."""
+    w = np.abs(np.asarray(w2, dtype=np.float32))
+    largest = np.float32(w.max()) if len(w) else np.float32(0)
+    total = float(w.astype(np.float64).sum()) + abs(float(np.float32(b2)))
+    q = MAX_QB
+    while q > qb and (largest * np.float32(q) >= np.float32(32767)
+                      or total * (qa * q) >= OUTPUT_SUM_LIMIT):
+        q //= 2
+    return q
+
+
 def quantize(feats: FeaturesFile, b1: np.ndarray, w1: np.ndarray, w2: np.ndarray,
              b2: float) -> tuple[QuantizedNetwork, int]:
     """The network file's integers for float weights (``w1``: one row per input,
-    king-bucket factors already folded in), as ``kawari train`` makes them; and
-    how many first-layer weights the bound ``w1_limit`` cut."""
+    king-bucket factors already folded in), as ``kawari train`` makes them (the
+    output weights at the finest QB they fit); and how many first-layer weights
+    the bound ``w1_limit`` cut."""
     hidden = len(b1)
     w1 = np.asarray(w1, dtype=np.float32)
     if w1.shape != (feats.inputs, hidden) or np.shape(w2) != (2 * hidden,):
@@ -216,12 +235,13 @@ def quantize(feats: FeaturesFile, b1: np.ndarray, w1: np.ndarray, w2: np.ndarray
         raise ValueError(f"{hidden} hidden units: must be a multiple of 16 up to 2048")
     lim = np.float32(feats.w1_limit)
     cut = int(np.count_nonzero(np.abs(w1) > lim))
+    qb = output_quantization(w2, b2, feats.qa, feats.qb)
     q = QuantizedNetwork(
-        feats.variant, feats.set_id, feats.inputs, hidden, feats.qa, feats.qb, feats.scale,
+        feats.variant, feats.set_id, feats.inputs, hidden, feats.qa, qb, feats.scale,
         to_int(round_half_away(b1, feats.qa), np.int16),
         to_int(round_half_away(np.clip(w1, -lim, lim), feats.qa), np.int16),
-        to_int(round_half_away(w2, feats.qb), np.int16),
-        int(to_int(round_half_away(np.float32(b2), feats.qa * feats.qb), np.int32)),
+        to_int(round_half_away(w2, qb), np.int16),
+        int(to_int(round_half_away(np.float32(b2), feats.qa * qb), np.int32)),
     )
     return q, cut
 

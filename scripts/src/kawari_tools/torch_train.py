@@ -64,6 +64,9 @@ class TrainConfig:
     bucket_decay: float = 50.0
     symmetric_factor: bool = True
     device: Optional[str] = None        # None: cuda if available, else cpu
+    # the network's K: its output rescaled after training so that sigmoid(cp / K)
+    # is the expected result (None: the data's own K), as ``kawari train --output-k``
+    output_k: Optional[float] = None
 
 
 @dataclass
@@ -74,6 +77,7 @@ class Report:
     holdout_positions: int
     k: float
     holdout_loss_of_scores: float
+    output_k: float = 0.0
     holdout_loss: list = field(default_factory=list)
     train_loss: list = field(default_factory=list)
     epoch_seconds: list = field(default_factory=list)
@@ -146,11 +150,15 @@ class Model(torch.nn.Module):
             w += self.w1[lut[:-1]]
         return w.cpu().numpy()
 
-    def quantized(self, feats: FeaturesFile) -> tuple[QuantizedNetwork, int]:
-        """The network file's integers and how many weights the bound cut."""
+    def quantized(self, feats: FeaturesFile,
+                  output_scale: float = 1.0) -> tuple[QuantizedNetwork, int]:
+        """The network file's integers and how many weights the bound cut; the
+        output multiplied by ``output_scale`` (a network of another K)."""
         with torch.no_grad():
-            return quantize(feats, self.b1.cpu().numpy(), self.folded_w1(),
-                            self.w2.cpu().numpy(), float(self.b2))
+            f = np.float32(output_scale)
+            w2 = self.w2.cpu().numpy().astype(np.float32) * f
+            b2 = float(np.float32(float(self.b2)) * f)
+            return quantize(feats, self.b1.cpu().numpy(), self.folded_w1(), w2, b2)
 
 
 def device_of(name: Optional[str]) -> torch.device:
@@ -212,12 +220,13 @@ def train(feats: FeaturesFile, cfg: TrainConfig,
     x_train = feats.train.padded(pad)
     x_held = feats.held.padded(pad)
     k = float(feats.k)
+    output_k = float(cfg.output_k) if cfg.output_k else k
     t_train = targets(feats.train.score, feats.train.result, k, cfg.lam)
     t_held = targets(feats.held.score, feats.held.result, k, cfg.lam)
     p_held = 1.0 / (1.0 + np.exp(-feats.held.score.astype(np.float64) / k))
     report = Report(len(feats.train), len(feats.held), k,
                     float(((p_held - t_held) ** 2).mean()) if len(t_held) else 0.0,
-                    device=str(device))
+                    output_k=output_k, device=str(device))
     progress(f"{len(feats.train)} training, {len(feats.held)} held-out positions; "
              f"K = {k:.0f}; on {device}")
     c = feats.scale / k
@@ -278,8 +287,8 @@ def train(feats: FeaturesFile, cfg: TrainConfig,
             break
     model.load_state_dict(best[2])
     report.best_epoch = best[1]
-    net, report.clipped_weights = model.quantized(feats)
-    report.holdout_loss_quantized = quantized_loss(net, x_held, t_held, k, pad)
+    net, report.clipped_weights = model.quantized(feats, output_k / k)
+    report.holdout_loss_quantized = quantized_loss(net, x_held, t_held, output_k, pad)
     return model, report
 
 

@@ -41,6 +41,9 @@ def main(argv: Optional[list[str]] = None) -> int:
                     help="king buckets: weight decay of the buckets' rows (50)")
     ap.add_argument("--symmetric-factor", type=boolean, default=True,
                     help="king buckets: a factor shared by mirror-image squares (true)")
+    ap.add_argument("--output-k", type=float,
+                    help="the network's K: its output rescaled so that sigmoid(cp / K) is "
+                         "the expected result (default: the data's own K)")
     ap.add_argument("--seed", type=int, default=1, help="initial weights and shuffles (1)")
     ap.add_argument("--device", help="cpu, cuda, cuda:1, ... (default: cuda if available)")
     ap.add_argument("--threads", type=int, help="CPU threads for PyTorch (default: its own)")
@@ -51,6 +54,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         ap.error(f"--lambda {args.lam}: 0..1")
     if args.epochs < 1 or args.batch < 1:
         ap.error("--epochs and --batch: at least 1")
+    if args.output_k is not None and not 30.0 <= args.output_k <= 3000.0:
+        ap.error(f"--output-k {args.output_k}: 30..3000")
     try:
         import torch
 
@@ -70,13 +75,14 @@ def main(argv: Optional[list[str]] = None) -> int:
     cfg = tt.TrainConfig(hidden=args.hidden, epochs=args.epochs, batch=args.batch, lr=args.lr,
                          lam=args.lam, seed=args.seed, patience=args.patience,
                          bucket_decay=args.bucket_decay,
-                         symmetric_factor=args.symmetric_factor, device=args.device)
+                         symmetric_factor=args.symmetric_factor, device=args.device,
+                         output_k=args.output_k)
     try:
         model, r = tt.train(feats, cfg, lambda line: print(line, file=sys.stderr, flush=True))
     except (ValueError, RuntimeError) as e:
         print(f"kawari-train-torch: {e}", file=sys.stderr)
         return 2
-    net, _ = model.quantized(feats)
+    net, _ = model.quantized(feats, r.output_k / r.k)
     try:
         with open(args.out, "wb") as f:
             f.write(nf.network_bytes(net))
@@ -85,7 +91,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 1
     print(f"{feats.variant}: {feats.inputs} inputs ({feats.feature_set}), {args.hidden} hidden; "
           f"{r.train_positions} training and {r.holdout_positions} held-out positions; "
-          f"K {r.k:.0f}; on {r.device}")
+          f"K {r.k:.0f}, the network's {r.output_k:.0f}; on {r.device}")
     print(f"held-out loss: {r.holdout_loss[r.best_epoch - 1]:.6f} (float, epoch {r.best_epoch} "
           f"kept), {r.holdout_loss_quantized:.6f} (quantized); the search scores "
           f"themselves: {r.holdout_loss_of_scores:.6f}")
