@@ -40,7 +40,8 @@
 //! model on, e.g. against the engine's `eval`.
 
 use super::error::LearnError;
-use super::train::{self, Samples, W1_LIMIT, W2_LIMIT};
+use super::samples::{fit_k, load, Samples};
+use super::train::{self, W1_LIMIT, W2_LIMIT};
 use crate::nnue::features::{FeatureSet, Layout};
 use crate::nnue::network::{QA, QB, SCALE};
 use crate::position::Position;
@@ -99,11 +100,11 @@ pub fn run(
 ) -> Result<Summary, LearnError> {
     let (variant, set, train, held, k, holdout, mirrored) = match source {
         Source::Records(cfg) => {
-            let (train, held) = train::load(cfg, progress)?;
+            let (train, held) = load(&cfg.reading(), progress)?;
             if train.len() == 0 {
                 return Err(LearnError::NoPositions(cfg.variant.name()));
             }
-            let k = train::fit_k(&train);
+            let k = fit_k(&train);
             let mirrored = cfg.adds_mirrors();
             let v = cfg.variant;
             (v, cfg.features, train, held, k, cfg.holdout, mirrored)

@@ -23,13 +23,11 @@
 //! (threads sum their gradients in a fixed order).
 
 use super::error::LearnError;
-use super::record::{decode, RECORD_BYTES};
+use super::samples::{fit_k, load, sigmoid, Reading, Samples};
 use crate::core::Rng;
-use crate::nnue::features::{FeatureSet, Features, Layout};
+use crate::nnue::features::{FeatureSet, Layout};
 use crate::nnue::network::{Network, MAX_QB, QA, QB, SCALE};
-use crate::position::Position;
 use crate::variant::Variant;
-use std::io::Read;
 use std::path::PathBuf;
 
 /// What to train.
@@ -86,6 +84,18 @@ impl Config {
     pub fn adds_mirrors(&self) -> bool {
         self.mirror && self.variant.mirror_symmetric() && self.features == FeatureSet::Psq
     }
+
+    /// What `samples::load` reads for this run.
+    pub(super) fn reading(&self) -> Reading<'_> {
+        Reading {
+            variant: self.variant,
+            features: self.features,
+            data: &self.data,
+            holdout: self.holdout,
+            max_positions: self.max_positions,
+            mirror: self.adds_mirrors(),
+        }
+    }
 }
 
 impl Default for Config {
@@ -134,131 +144,6 @@ pub struct Report {
     pub best_epoch: usize,
     /// Held-out loss of the quantized network.
     pub holdout_loss_quantized: f64,
-}
-
-/// Training positions: the side to move's features and the other side's,
-/// the search score and the result (`export` writes them for other trainers).
-pub(super) struct Samples {
-    pub(super) features: Vec<u16>,
-    pub(super) offsets: Vec<u32>,
-    pub(super) score: Vec<f32>,
-    pub(super) result: Vec<f32>,
-}
-
-impl Samples {
-    pub(super) fn new() -> Samples {
-        Samples {
-            features: Vec::new(),
-            offsets: vec![0],
-            score: Vec::new(),
-            result: Vec::new(),
-        }
-    }
-
-    pub(super) fn len(&self) -> usize {
-        self.score.len()
-    }
-
-    pub(super) fn push(&mut self, us: &[u16], them: &[u16], score: f32, result: f32) {
-        for f in [us, them] {
-            self.features.extend_from_slice(f);
-            self.offsets.push(self.features.len() as u32);
-        }
-        self.score.push(score);
-        self.result.push(result);
-    }
-
-    /// Sample `i`'s features: the side to move's, the other side's.
-    fn features(&self, i: usize) -> [&[u16]; 2] {
-        let o = &self.offsets[2 * i..2 * i + 3];
-        [
-            &self.features[o[0] as usize..o[1] as usize],
-            &self.features[o[1] as usize..o[2] as usize],
-        ]
-    }
-}
-
-/// Reads the records of `cfg.variant`; (training, held-out).
-pub(super) fn load(
-    cfg: &Config,
-    progress: &mut dyn FnMut(&str),
-) -> Result<(Samples, Samples), LearnError> {
-    let layout = Layout::with(cfg.variant, cfg.features);
-    let mirror = cfg.adds_mirrors();
-    let (mut train, mut held) = (Samples::new(), Samples::new());
-    let mut buf = [0u8; RECORD_BYTES];
-    for path in &cfg.data {
-        let file = std::fs::File::open(path).map_err(|e| LearnError::io(path, e))?;
-        let mut r = std::io::BufReader::with_capacity(1 << 20, file);
-        loop {
-            match r.read_exact(&mut buf) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
-                Err(e) => return Err(LearnError::io(path, e)),
-            }
-            let rec = decode(&buf).ok_or_else(|| LearnError::NotRecords(path.clone()))?;
-            if rec.variant.name() != cfg.variant.name() {
-                continue;
-            }
-            let pos = Position::<u128>::from_sfen(rec.variant, &rec.sfen).map_err(|e| {
-                LearnError::BadRecord {
-                    path: path.clone(),
-                    sfen: rec.sfen.clone(),
-                    reason: format!("{e:?}"),
-                }
-            })?;
-            let us = layout.active(&pos, pos.side_to_move());
-            let them = layout.active(&pos, pos.side_to_move().opp());
-            let result = (rec.result as f32 + 1.0) / 2.0;
-            if cfg.holdout > 0 && rec.game % cfg.holdout == 0 {
-                held.push(&us, &them, rec.score as f32, result);
-            } else {
-                train.push(&us, &them, rec.score as f32, result);
-                if mirror {
-                    let m = |f: &Features| -> Features {
-                        f.iter().map(|&x| layout.mirror(x)).collect()
-                    };
-                    train.push(&m(&us), &m(&them), rec.score as f32, result);
-                }
-            }
-            if cfg.max_positions > 0 && train.len() + held.len() >= cfg.max_positions {
-                break;
-            }
-            if (train.len() + held.len()) % 500_000 == 0 {
-                progress(&format!("read {} positions", train.len() + held.len()));
-            }
-        }
-    }
-    Ok((train, held))
-}
-
-fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-/// The `K` that makes `sigmoid(score / K)` the best predictor of results.
-pub(super) fn fit_k(s: &Samples) -> f32 {
-    let err = |k: f32| -> f64 {
-        (0..s.len())
-            .map(|i| {
-                let d = sigmoid(s.score[i] / k) - s.result[i];
-                (d * d) as f64
-            })
-            .sum()
-    };
-    // Golden-section search over a wide range.
-    let (mut lo, mut hi) = (30.0f32, 3000.0f32);
-    let g = 0.618_034f32;
-    for _ in 0..60 {
-        let a = hi - g * (hi - lo);
-        let b = lo + g * (hi - lo);
-        if err(a) < err(b) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    (lo + hi) / 2.0
 }
 
 /// Float weights.
@@ -590,7 +475,7 @@ pub fn run(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<(Network, Rep
     if cfg.hidden == 0 || !cfg.hidden.is_multiple_of(16) {
         return Err(LearnError::Hidden(cfg.hidden));
     }
-    let (train, held) = load(cfg, progress)?;
+    let (train, held) = load(&cfg.reading(), progress)?;
     if train.len() == 0 {
         return Err(LearnError::NoPositions(cfg.variant.name()));
     }

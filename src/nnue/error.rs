@@ -56,6 +56,8 @@ pub enum NetworkError {
     Quantization {
         /// The file's (QA, QB, scale).
         found: (u32, u32, u32),
+        /// This build's QA, its coarsest and finest QB, its scale.
+        reads: (u32, u32, u32, u32),
     },
     /// Output weights whose sum could overflow the output's arithmetic.
     OutputRange,
@@ -117,16 +119,10 @@ impl fmt::Display for NetworkError {
                 "{found} hidden units: must be a multiple of 16 up to {max}"
             ),
             NetworkError::LayerSizes => write!(f, "layer sizes do not match the variant's inputs"),
-            NetworkError::Quantization { found } => write!(
+            NetworkError::Quantization { found, reads } => write!(
                 f,
                 "quantization {}/{}/{}, this build reads {}/{}..{} (a power of two)/{}",
-                found.0,
-                found.1,
-                found.2,
-                super::network::QA,
-                super::network::QB,
-                super::network::MAX_QB,
-                super::network::SCALE
+                found.0, found.1, found.2, reads.0, reads.1, reads.2, reads.3
             ),
             NetworkError::OutputRange => {
                 write!(f, "output weights too large for the output's arithmetic")

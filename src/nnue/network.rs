@@ -40,6 +40,8 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// The finest output-weight quantization a file may use.
 pub const MAX_QB: i32 = 1024;
+/// What a file's quantization may be, for errors: QA, QB to MAX_QB, SCALE.
+const READS: (u32, u32, u32, u32) = (QA as u32, QB as u32, MAX_QB as u32, SCALE as u32);
 /// Centipawns per unit of network output.
 pub const SCALE: i32 = 400;
 
@@ -130,6 +132,7 @@ impl Network {
         if !(QB..=MAX_QB).contains(&qb) || !(qb as u32).is_power_of_two() {
             return Err(NetworkError::Quantization {
                 found: (QA as u32, qb as u32, SCALE as u32),
+                reads: READS,
             });
         }
         // The output sum (clipped units of at most QA times the weights)
@@ -218,6 +221,7 @@ impl Network {
         if (qa, scale) != (QA as u32, SCALE as u32) || !qb_ok {
             return Err(NetworkError::Quantization {
                 found: (qa, qb, scale),
+                reads: READS,
             });
         }
         let size = header + 2 * hidden + 2 * inputs * hidden + 4 * hidden + 4;
