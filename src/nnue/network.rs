@@ -77,6 +77,19 @@ fn fnv1a(bytes: &[u8]) -> u32 {
     h
 }
 
+/// Quantization a file may have: this build's `QA` and `SCALE`, a `qb`
+/// that is a power of two from `QB` to `MAX_QB`.
+fn check_quantization(qa: u32, qb: u32, scale: u32) -> Result<(), NetworkError> {
+    let qb_ok = (QB as u32..=MAX_QB as u32).contains(&qb) && qb.is_power_of_two();
+    if (qa, scale) != (QA as u32, SCALE as u32) || !qb_ok {
+        return Err(NetworkError::Quantization {
+            found: (qa, qb, scale),
+            reads: READS,
+        });
+    }
+    Ok(())
+}
+
 /// A hidden layer size the network code supports.
 fn check_hidden(hidden: usize) -> Result<(), NetworkError> {
     if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
@@ -129,12 +142,7 @@ impl Network {
         {
             return Err(NetworkError::LayerSizes);
         }
-        if !(QB..=MAX_QB).contains(&qb) || !(qb as u32).is_power_of_two() {
-            return Err(NetworkError::Quantization {
-                found: (QA as u32, qb as u32, SCALE as u32),
-                reads: READS,
-            });
-        }
+        check_quantization(QA as u32, qb as u32, SCALE as u32)?;
         // The output sum (clipped units of at most QA times the weights)
         // must fit the i32 the SIMD dot product adds in.
         let bound = out_weights
@@ -217,13 +225,7 @@ impl Network {
         }
         check_hidden(hidden)?;
         let (qa, qb, scale) = (u32_at(b, 48), u32_at(b, 52), u32_at(b, 56));
-        let qb_ok = (QB as u32..=MAX_QB as u32).contains(&qb) && qb.is_power_of_two();
-        if (qa, scale) != (QA as u32, SCALE as u32) || !qb_ok {
-            return Err(NetworkError::Quantization {
-                found: (qa, qb, scale),
-                reads: READS,
-            });
-        }
+        check_quantization(qa, qb, scale)?;
         let size = header + 2 * hidden + 2 * inputs * hidden + 4 * hidden + 4;
         if b.len() != size {
             return Err(NetworkError::Size {
