@@ -20,7 +20,7 @@
 //! all pay for the lines they choose among, so full strength is far above
 //! them. The driver decides a move's weakness once (`Driver::new`).
 
-use super::score::INFINITE;
+use super::score::{INFINITE, RULE_WIN};
 use super::shared::RootMove;
 use super::{Limits, SearchOptions};
 use crate::core::Rng;
@@ -134,6 +134,13 @@ pub const SKILL_CALIBRATION: [(&str, [f64; 4]); 7] = [
     // checks: 55.0%, 46.0%, 50.0%, 59.0%.
     ("heian8x9", [-0.4, 0.6, 4.7, 8.0]),
 ];
+/// Per variant, centipawns of its calibration row per centipawn of today's
+/// network, as (numerator, denominator); other variants 1. Shogi's row was
+/// measured when its network's scale was K 1794; the network has been
+/// rescaled to K 500 since (nets/PROVENANCE.md), so its levels weigh the
+/// lines' scores in the old units and the row keeps its meaning.
+pub const SKILL_SCORE_SCALE: [(&str, i32, i32); 1] = [("shogi", 1794, 500)];
+
 /// Below the anchor Fairy-Stockfish's fit is `shifted / per level +
 /// (shifted / this) ^ 5`, `shifted` = elo − anchor (negative).
 pub const ELO_LOW_SCALE: f64 = 500.0;
@@ -217,6 +224,8 @@ pub(super) struct Skill {
     /// The level its moves are weakened as: at most `SKILL_TOP_LEVELS_FROM`.
     level: i32,
     rng: Rng,
+    /// `SKILL_SCORE_SCALE` of the variant.
+    scale: (i32, i32),
     /// The line picked, as it stood when picked.
     picked: Option<RootMove>,
 }
@@ -240,7 +249,11 @@ impl Skill {
         if rng.unit_f64() < full_strength_share(level) {
             return None;
         }
-        Skill::at(level, rng)
+        let scale = SKILL_SCORE_SCALE
+            .iter()
+            .find(|(name, _, _)| *name == variant)
+            .map_or((1, 1), |&(_, num, den)| (num, den));
+        Skill::at(level, rng).map(|s| Skill { scale, ..s })
     }
 
     /// A weakened move at `level` (`None` at full strength); a top level's
@@ -249,6 +262,7 @@ impl Skill {
         (level < SKILL_MAX_LEVEL).then_some(Skill {
             level: level.min(SKILL_TOP_LEVELS_FROM),
             rng,
+            scale: (1, 1),
             picked: None,
         })
     }
@@ -289,18 +303,18 @@ impl Skill {
     /// more than the level's margin against the best are left out, so a weak
     /// level does not throw material away for nothing.
     fn pick(&mut self, lines: &[RootMove]) -> Option<RootMove> {
-        let top = lines.first()?.score;
+        let top = self.calibrated(lines.first()?.score);
         let below_zero = self.below_zero();
         let margin = SKILL_LOSS_BASE
             + SKILL_LOSS_PER_LEVEL * (SKILL_MAX_LEVEL - self.level)
             + SKILL_LOSS_PER_WEAK_LEVEL * below_zero;
         let searched: Vec<&RootMove> = lines
             .iter()
-            .filter(|r| r.score > -INFINITE && top - r.score <= margin)
+            .filter(|r| r.score > -INFINITE && top - self.calibrated(r.score) <= margin)
             .collect();
         let first = *searched.first()?;
         let cap = SKILL_SPREAD_CAP + SKILL_SPREAD_PER_WEAK_LEVEL * below_zero;
-        let spread = (top - searched.last()?.score).min(cap);
+        let spread = (top - self.calibrated(searched.last()?.score)).min(cap);
         let weakness = weakness(self.level);
         // Below level 0 the pull towards worse lines stays level 0's (below
         // `SKILL_PUSH_DIVISOR`, so worse lines keep a handicap): a weaker
@@ -309,13 +323,25 @@ impl Skill {
         let pull = weakness.min(SKILL_WEAKNESS_BASE);
         let mut best = (i32::MIN, first);
         for r in searched {
+            let score = self.calibrated(r.score);
             let random = self.rng.below(weakness.max(1) as u64) as i32;
-            let push = (pull * (top - r.score) + spread * random) / SKILL_PUSH_DIVISOR;
-            if r.score + push >= best.0 {
-                best = (r.score + push, r);
+            let push = (pull * (top - score) + spread * random) / SKILL_PUSH_DIVISOR;
+            if score + push >= best.0 {
+                best = (score + push, r);
             }
         }
         Some(best.1.clone())
+    }
+
+    /// A line's score in the calibration's centipawns (`SKILL_SCORE_SCALE`);
+    /// rule wins and mates as they are, and no evaluation scaled past them.
+    fn calibrated(&self, score: i32) -> i32 {
+        let (num, den) = self.scale;
+        if score.abs() >= RULE_WIN {
+            return score;
+        }
+        (score as i64 * num as i64 / den as i64).clamp(-(RULE_WIN as i64 - 1), RULE_WIN as i64 - 1)
+            as i32
     }
 }
 
@@ -542,6 +568,46 @@ mod tests {
 
     /// A mate the search has found by the pick is played at every level: the
     /// other lines are far more than the loss margin below it.
+    #[test]
+    fn shogi_levels_weigh_scores_in_their_calibration_units() {
+        // Shogi's skill on today's scores chooses as an unscaled skill on the
+        // scores of the network its row was measured with.
+        let (_, num, den) = SKILL_SCORE_SCALE[0];
+        let today = [40, 25, 10, -5, -30, -60, -200, -400];
+        let old: Vec<RootMove> = today
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| line(i as u16 + 1, v * num / den))
+            .collect();
+        let today: Vec<RootMove> = today
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| line(i as u16 + 1, v))
+            .collect();
+        let mut differs_unscaled = false;
+        for level in [SKILL_MIN_LEVEL, -10, 0, 5, 10] {
+            for seed in 0..200 {
+                let mut scaled = Skill::at(level, Rng::seed_from_u64(seed)).unwrap();
+                scaled.scale = (num, den);
+                let mut plain = Skill::at(level, Rng::seed_from_u64(seed)).unwrap();
+                let mut unscaled = Skill::at(level, Rng::seed_from_u64(seed)).unwrap();
+                let picked = scaled.pick(&today).unwrap().mv;
+                assert_eq!(picked, plain.pick(&old).unwrap().mv, "{level} {seed}");
+                differs_unscaled |= picked != unscaled.pick(&today).unwrap().mv;
+            }
+        }
+        // The scale matters: without it some picks differ.
+        assert!(differs_unscaled);
+        // Mates and rule wins are not scaled, nor is an evaluation past them.
+        let s = Skill {
+            scale: (num, den),
+            ..skill(0)
+        };
+        assert_eq!(s.calibrated(MATE - 3), MATE - 3);
+        assert_eq!(s.calibrated(-RULE_WIN), -RULE_WIN);
+        assert_eq!(s.calibrated(RULE_WIN - 10), RULE_WIN - 1);
+    }
+
     #[test]
     fn a_found_mate_is_always_played() {
         let lines = [line(1, MATE - 3), line(2, 50), line(3, 30), line(4, 10)];
