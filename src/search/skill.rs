@@ -566,8 +566,6 @@ mod tests {
         }
     }
 
-    /// A mate the search has found by the pick is played at every level: the
-    /// other lines are far more than the loss margin below it.
     #[test]
     fn shogi_levels_weigh_scores_in_their_calibration_units() {
         // Shogi's skill on today's scores chooses as an unscaled skill on the
@@ -608,6 +606,8 @@ mod tests {
         assert_eq!(s.calibrated(RULE_WIN - 10), RULE_WIN - 1);
     }
 
+    /// A mate the search has found by the pick is played at every level: the
+    /// other lines are far more than the loss margin below it.
     #[test]
     fn a_found_mate_is_always_played() {
         let lines = [line(1, MATE - 3), line(2, 50), line(3, 30), line(4, 10)];

@@ -21,8 +21,8 @@ MAGIC = b"KWNN"
 HEADERS = {1: 64, 2: 72}      # header bytes by file version (src/nnue/network.rs)
 MAX_QB = 1024                 # network.rs's MAX_QB
 OUTPUT_SUM_LIMIT = float(1 << 30)   # train.rs's OUTPUT_SUM_LIMIT
-QB_AT = 52                    # byte offset of qb, and of the checksum
-CHECKSUM_AT = 60
+QB_AT = 52                    # byte offset of qb in the header
+CHECKSUM_AT = 60              # byte offset of the payload's checksum
 
 
 class NetworkFileError(ValueError):
