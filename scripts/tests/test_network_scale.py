@@ -5,6 +5,7 @@ the file it came from); a damaged or foreign file is refused. Needs the engine b
 
 import os
 import re
+import struct
 import subprocess
 
 import pytest
@@ -72,3 +73,13 @@ def test_damaged_and_foreign_files_are_refused(shogi_net, tmp_path, capsys):
     other.write_bytes(b"KWFT" + bytes(200))
     assert rescale_net.main([str(other), str(tmp_path / "x"), "--from-k", "2", "--to-k", "1"]) == 1
     assert "not a Kawari network file" in capsys.readouterr().err
+
+
+def test_a_factor_too_large_for_the_coarsest_qb_is_refused(shogi_net):
+    # The engine reads qb 64 to 1024 only: a factor whose weights would need a
+    # coarser one is an error, not a file the engine refuses later.
+    # The built-in shogi file: output weights up to 116 at qb 1024, so a factor
+    # of 3000 fits only at 64, and 10,000 not even there.
+    assert struct.unpack_from("<I", ns.rescale_output(shogi_net, 3000.0), ns.QB_AT)[0] == 64
+    with pytest.raises(ns.NetworkFileError, match="overflow"):
+        ns.rescale_output(shogi_net, 1e4)

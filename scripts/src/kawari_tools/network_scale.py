@@ -5,8 +5,9 @@ The search's margins are centipawns, so a network's scale (the ``K`` of
 --output-k`` sets it when a network is trained; this sets it on a file that
 exists, for which the training data may be gone: the output weights and bias are
 multiplied by ``to_k / from_k`` and written at the finest output quantization
-(``qb``, a power of two up to ``MAX_QB``) whose integers fit, as the trainer
-chooses it. The first layer is untouched, so only the output's rounding differs
+(``qb``, a power of two from ``MIN_QB`` to ``MAX_QB``) whose integers fit, as
+the trainer chooses it; a factor so large that even ``MIN_QB`` overflows is
+refused. The first layer is untouched, so only the output's rounding differs
 from a network trained at that scale. Reads and writes both file versions (1:
 64-byte header, piece-square inputs; 2: 72 bytes with the feature set), with
 ``struct`` alone.
@@ -19,6 +20,7 @@ import struct
 
 MAGIC = b"KWNN"
 HEADERS = {1: 64, 2: 72}      # header bytes by file version (src/nnue/network.rs)
+MIN_QB = 64                   # network.rs's QB: the coarsest the engine reads
 MAX_QB = 1024                 # network.rs's MAX_QB
 OUTPUT_SUM_LIMIT = float(1 << 30)   # train.rs's OUTPUT_SUM_LIMIT
 QB_AT = 52                    # byte offset of qb in the header
@@ -65,9 +67,14 @@ def rescale_output(data: bytes, factor: float) -> bytes:
     floats = [w * factor / qb for w in weights]
     largest = max(abs(w) for w in floats)
     total = sum(abs(w) for w in floats) + abs(bias * factor / (qa * qb))
+    def fits(q: int) -> bool:
+        return largest * q < 32767 and total * qa * q < OUTPUT_SUM_LIMIT
+
     q = MAX_QB
-    while q > 1 and (largest * q >= 32767 or total * qa * q >= OUTPUT_SUM_LIMIT):
+    while q > MIN_QB and not fits(q):
         q //= 2
+    if not fits(q):
+        raise NetworkFileError(f"factor {factor}: the output weights overflow even at qb {MIN_QB}")
     new_weights = [round_half_away(w * factor * q / qb) for w in weights]
     new_bias = round_half_away(bias * factor * q / qb)
     out = bytearray(data)
