@@ -25,6 +25,8 @@ from typing import Optional
 
 import numpy as np
 
+from .network_scale import fnv1a
+
 FEATURES_MAGIC = b"KWFT"
 FEATURES_VERSION = 1
 FEATURES_HEADER = 128
@@ -163,14 +165,6 @@ def read_features(path: str) -> FeaturesFile:
             raise FormatError(f"{path}: a feature beyond its {inputs} inputs")
     return FeaturesFile(path, variant, set_id, inputs, bucket_inputs, flags, k, qa, qb, scale,
                         w1_limit, w2_limit, holdout, mirror, sections[0], sections[1])
-
-
-def fnv1a(data: bytes) -> int:
-    """FNV-1a, 32 bits: the network file's checksum."""
-    h = 0x811C9DC5
-    for c in data:
-        h = ((h ^ c) * 0x01000193) & 0xFFFFFFFF
-    return h
 
 
 def round_half_away(x: np.ndarray, scale: float) -> np.ndarray:
