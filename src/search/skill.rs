@@ -308,13 +308,16 @@ impl Skill {
         let margin = SKILL_LOSS_BASE
             + SKILL_LOSS_PER_LEVEL * (SKILL_MAX_LEVEL - self.level)
             + SKILL_LOSS_PER_WEAK_LEVEL * below_zero;
-        let searched: Vec<&RootMove> = lines
+        // Each searched line with its score in the calibration's units.
+        let searched: Vec<(i32, &RootMove)> = lines
             .iter()
-            .filter(|r| r.score > -INFINITE && top - self.calibrated(r.score) <= margin)
+            .filter(|r| r.score > -INFINITE)
+            .map(|r| (self.calibrated(r.score), r))
+            .filter(|&(score, _)| top - score <= margin)
             .collect();
-        let first = *searched.first()?;
+        let first = searched.first()?.1;
         let cap = SKILL_SPREAD_CAP + SKILL_SPREAD_PER_WEAK_LEVEL * below_zero;
-        let spread = (top - self.calibrated(searched.last()?.score)).min(cap);
+        let spread = (top - searched.last()?.0).min(cap);
         let weakness = weakness(self.level);
         // Below level 0 the pull towards worse lines stays level 0's (below
         // `SKILL_PUSH_DIVISOR`, so worse lines keep a handicap): a weaker
@@ -322,8 +325,7 @@ impl Skill {
         // out the worst one.
         let pull = weakness.min(SKILL_WEAKNESS_BASE);
         let mut best = (i32::MIN, first);
-        for r in searched {
-            let score = self.calibrated(r.score);
+        for (score, r) in searched {
             let random = self.rng.below(weakness.max(1) as u64) as i32;
             let push = (pull * (top - score) + spread * random) / SKILL_PUSH_DIVISOR;
             if score + push >= best.0 {
