@@ -289,6 +289,27 @@ impl<W: BitWord> Tables<W> {
         a
     }
 
+    /// Whether kind `k` of colour `c` on `sq` attacks `target` with occupancy
+    /// `occ`: `attacks(c, k, sq, occ).has(target)` without building the set
+    /// (one leap lookup, then the one line that joins the squares).
+    #[inline(always)]
+    pub fn attacks_square(
+        &self,
+        c: Color,
+        k: Kind,
+        sq: Square,
+        target: Square,
+        occ: Bitboard<W>,
+    ) -> bool {
+        if self.leap(c, k, sq).has(target) {
+            return true;
+        }
+        let d = self.direction[sq.index() * self.nsq + target.index()];
+        d != NO_DIRECTION
+            && self.slides[c.index()][k.index()] & (1 << d) != 0
+            && (self.between(sq, target) & occ).is_empty()
+    }
+
     /// Leap targets of kind `k`, colour `c`, from `sq`.
     #[inline(always)]
     pub fn leap(&self, c: Color, k: Kind, sq: Square) -> Bitboard<W> {

@@ -128,7 +128,7 @@ impl<W: BitWord> Position<W> {
         let to = m.to();
         let occ = pos.occupied();
         if m.is_drop() {
-            return t.attacks(us, m.drop_kind(), to, occ).has(ksq);
+            return t.attacks_square(us, m.drop_kind(), to, ksq, occ);
         }
         let from = m.from();
         let mut k = pos.piece_at(from).kind();
@@ -136,7 +136,7 @@ impl<W: BitWord> Position<W> {
             k = v.kind(k).promotes_to.unwrap_or(k);
         }
         let occ_after = (occ ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
-        if k != v.king && t.attacks(us, k, to, occ_after).has(ksq) {
+        if k != v.king && t.attacks_square(us, k, to, ksq, occ_after) {
             return true;
         }
         disc.has(from) && !t.line(ksq, from).has(to)
