@@ -76,10 +76,24 @@ def test_damaged_and_foreign_files_are_refused(shogi_net, tmp_path, capsys):
 
 
 def test_a_factor_too_large_for_the_coarsest_qb_is_refused(shogi_net):
-    # The engine reads qb 64 to 1024 only: a factor whose weights would need a
-    # coarser one is an error, not a file the engine refuses later.
-    # The built-in shogi file: output weights up to 116 at qb 1024, so a factor
-    # of 3000 fits only at 64, and 10,000 not even there.
-    assert struct.unpack_from("<I", ns.rescale_output(shogi_net, 3000.0), ns.QB_AT)[0] == 64
-    with pytest.raises(ns.NetworkFileError, match="overflow"):
-        ns.rescale_output(shogi_net, 1e4)
+    # The engine reads qb 64 to 1024 only: as the factor grows the output is
+    # written ever coarser, down to 64, and a factor whose weights would need a
+    # coarser one still is an error, not a file the engine refuses later. The
+    # factors are stepped by 1.5 (the bands are a factor of 2 wide, so every qb
+    # is met) and depend on no particular network's weights.
+    qbs = []
+    factor = 1.0
+    while True:
+        try:
+            out = ns.rescale_output(shogi_net, factor)
+        except ns.NetworkFileError as e:
+            assert "overflow" in str(e), e
+            break
+        qbs.append(struct.unpack_from("<I", out, ns.QB_AT)[0])
+        factor *= 1.5
+        assert factor < 1e9, qbs
+    # Factor 1 keeps the file's own qb (the trainer chose the finest that fits).
+    assert qbs[0] == struct.unpack_from("<I", shogi_net, ns.QB_AT)[0]
+    assert qbs == sorted(qbs, reverse=True), qbs
+    expected = [ns.MIN_QB << i for i in range(6) if ns.MIN_QB << i <= qbs[0]]
+    assert sorted(set(qbs)) == expected, qbs
