@@ -235,7 +235,7 @@ def test_an_sprt_decision_ends_the_cluster_match(ray_cluster):
     # X resigns every game: every pair is a double win, and the SPRT accepts H1 with
     # the sixth pair (as a local run does: 0,300 decides after 12 games). A task's two
     # games come back together, so the count is 12 whatever the order of the answers;
-    # the pairs still running then are cancelled and not counted.
+    # the pairs still running then are left to end with the job and not counted.
     t0 = time.monotonic()
     rc, out, err = Driver(ray_cluster, [
         *MATCH, "--variant", "shogi", "--engine", stub(), "--engine", stub("--mode", "resign"),

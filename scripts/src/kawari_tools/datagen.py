@@ -337,12 +337,10 @@ class Driver:
             print(f"error: lost the Ray cluster ({type(e).__name__}: {e}); the shards "
                   f"finished are in {a.out} (run again to go on)", file=sys.stderr)
             status = 4
-        if status != 4:
-            for ref in inflight:
-                try:
-                    ray.cancel(ref)
-                except Exception:
-                    pass
+        # The shards still in flight are left to end with this job: Ray kills a job's
+        # workers when its driver leaves. Cancelling them here raced with a shard
+        # that was just finishing and crashed Ray's core worker (Ray 2.60, "Tried to
+        # complete task that was not pending"), ending an interrupted run with 1.
         return status
 
     def write(self, first: int, count: int, data: bytes) -> None:

@@ -17,7 +17,8 @@ Faults: a task whose worker or node dies is run again elsewhere by Ray (its game
 start afresh, and with fixed nodes per move they are the same games); only a
 finished task's answer is counted, and each game index once. An engine that
 crashes inside a game is that engine's loss, decided inside the task, not a retry.
-An SPRT decision cancels the tasks not yet finished.
+An SPRT decision ends the match; the tasks not yet finished end with its Ray job
+(Ray kills a job's workers when its driver leaves, and their engines see EOF).
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ def play_pair(setup: dict, jobs: list[dict], ini: bytes, *blobs: bytes) -> dict:
                           j["first_black"])
             results.append(player.play(job, engines[0], engines[1], prepare).to_wire())
     finally:
-        # also on cancellation (KeyboardInterrupt in the task): no engine outlives it
+        # also on a KeyboardInterrupt in the task; a killed worker's engines see EOF
         for engine in engines:
             engine.quit()
     return {"results": results, "warnings": warnings, "node": node}
@@ -206,7 +207,7 @@ class RayRunner:
                         pending.appendleft(pair)
                         if not self._usable(state, per_pair):
                             status = ENGINE_FAILED
-                            state.stop.set()        # cancels the tasks in flight below
+                            state.stop.set()        # the tasks in flight end with the job
                             break
                         continue
                     for w in answer["warnings"]:
@@ -214,7 +215,7 @@ class RayRunner:
                     for r in answer["results"]:
                         state.finish(GameRecord.from_wire(state.jobs[r["index"]], r))
         except KeyboardInterrupt:
-            state.reporter.notice("\ninterrupted; cancelling the cluster's tasks")
+            state.reporter.notice("\ninterrupted; stopping the cluster's tasks")
         except ray.exceptions.RayTaskError as e:
             # an exception inside a task is a bug of the runner, as in a local run
             state.failed = True
@@ -225,10 +226,8 @@ class RayRunner:
             state.error(f"lost the Ray cluster ({type(e).__name__}: {e}); the games finished "
                         f"so far are counted below"
                         + (" and in the records" if state.records else ""))
-        if status != CLUSTER_LOST:
-            for ref in inflight:
-                try:
-                    ray.cancel(ref)     # SPRT decided, interrupted or failed: stop the rest
-                except Exception:
-                    pass
+        # SPRT decided, interrupted or failed: the pairs still in flight end with this
+        # job (Ray kills a job's workers when its driver leaves). Cancelling them here
+        # raced with a pair that was just finishing and crashed Ray's core worker (Ray
+        # 2.60, "Tried to complete task that was not pending").
         return status
